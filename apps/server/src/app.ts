@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Env } from './config/env.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase, type DatabaseHandle } from './db/client.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { AppError } from './lib/errors.ts';
+import { loadSecrets } from './lib/secrets.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerWeb } from './plugins/web.ts';
+import './context.ts';
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/build/client', import.meta.url));
+
+export interface BuildAppOptions {
+  env: Env;
+  /** Use an already-open database (tests share one); otherwise one is opened from `env`. */
+  database?: DatabaseHandle;
+  /** Keep PGlite in memory instead of DATA_DIR (tests). */
+  inMemoryDatabase?: boolean;
+  clock?: Clock;
+  /** Serve the built web app (default true). */
+  serveWeb?: boolean;
+  logger?: boolean | object;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { env } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: env.LOG_LEVEL },
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase({ url: env.DATABASE_URL, dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR }));
+  const clock = options.clock ?? systemClock;
+  const context: AppContext = {
+    env,
+    secrets: loadSecrets(env),
+    database,
+    clock,
+    startedAt: clock.now(),
+    version: VERSION,
+  };
+  app.decorate('context', context);
+  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandler(app);
+  app.setNotFoundHandler((request) => {
+    throw new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+
+  if (options.serveWeb !== false) {
+    await registerWeb(app, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST, siteMode: env.SITE_MODE });
+  }
+  return app;
+}
+
+export const webDistDirectory = (env: Env) => path.resolve(env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+const Port = z.coerce.number().int().min(0).max(65535);
+const Url = (protocols: string[]) =>
+  z.url().refine((value) => protocols.some((protocol) => value.startsWith(`${protocol}:`)), {
+    message: `must start with ${protocols.map((protocol) => `${protocol}://`).join(' or ')}`,
+  });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+/** The whole environment, parsed once at boot. Nothing else reads `process.env`. */
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: Port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: Url(['postgres', 'postgresql']).optional().or(z.literal('').transform(() => undefined)),
+  REDIS_URL: Url(['redis', 'rediss']).optional().or(z.literal('').transform(() => undefined)),
+  SITE_MODE: z.enum(['home', 'waitlist']).default('home'),
+  PUBLIC_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_ACCOUNT: z.enum(['on', 'off']).default('on'),
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+  ),
+  SMTP_URL: Url(['smtp', 'smtps']).optional().or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().default('Conductor <no-reply@conductor.dev>'),
+  WEB_DIST_DIR: optionalString,
+  HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
+  METRICS_TOKEN: optionalString,
+  // Hosted provider keys and base URLs (base URLs are overridable so tests aim at fake upstreams).
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GOOGLE_API_KEY: optionalString,
+  GOOGLE_BASE_URL: optionalUrl,
+  AZURE_OPENAI_API_KEY: optionalString,
+  AZURE_OPENAI_BASE_URL: optionalUrl,
+  AZURE_OPENAI_API_VERSION: z.string().default('2024-10-21'),
+  MISTRAL_API_KEY: optionalString,
+  MISTRAL_BASE_URL: optionalUrl,
+  COHERE_API_KEY: optionalString,
+  COHERE_BASE_URL: optionalUrl,
+  /** Allows http:// and non-provider hosts as upstream base URLs; refused unless NODE_ENV=test. */
+  UPSTREAM_ALLOW_LOCAL: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // Single sign-on providers, enabled by their client id and secret.
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  MICROSOFT_CLIENT_ID: optionalString,
+  MICROSOFT_CLIENT_SECRET: optionalString,
+  MICROSOFT_ISSUER: z.url().default('https://login.microsoftonline.com/common/v2.0'),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_AUTHORIZE_URL: z.url().default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+    this.name = "ConfigError";
+    this.issues = issues;
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join('.') || '(environment)';
+        const value = source[String(issue.path[0])];
+        const shown = value === undefined || /SECRET|KEY|URL/.test(name) ? '' : ` (got "${value}")`;
+        return `${name}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  if (result.data.UPSTREAM_ALLOW_LOCAL && result.data.NODE_ENV !== 'test') {
+    throw new ConfigError(['UPSTREAM_ALLOW_LOCAL: only allowed when NODE_ENV=test']);
+  }
+  if (result.data.NODE_ENV === 'production') {
+    const missing = (['SESSION_SECRET', 'ENCRYPTION_KEY'] as const).filter((name) => !result.data[name]);
+    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required when NODE_ENV=production`));
+  }
+  return result.data;
+}

@@ -1,0 +1,286 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash'),
+    plan: text('plan', { enum: ['free', 'pro', 'enterprise', 'byo-keys'] }).notNull().default('free'),
+    verified: boolean('verified').notNull().default(false),
+    authMethod: text('auth_method', { enum: ['email', 'oidc'] }).notNull(),
+    onboardingCompleted: boolean('onboarding_completed').notNull().default(false),
+    oidcProvider: text('oidc_provider'),
+    oidcClaims: jsonb('oidc_claims').$type<Record<string, unknown>>(),
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`)],
+);
+
+/** A single sign-on identity, keyed by issuer + subject (never by e-mail alone). */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.issuer, table.subject] }), index('user_identities_user_idx').on(table.userId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the opaque token; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    remember: boolean('remember').notNull().default(false),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+export const passwordResets = pgTable('password_resets', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Development outbox: e-mail kept here (and logged) when no SMTP server is configured. */
+export const outboxEmails = pgTable('outbox_emails', {
+  id: serial('id').primaryKey(),
+  to: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  text: text('body_text').notNull(),
+  kind: text('kind').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Bring-your-own provider keys, AES-256-GCM encrypted at rest. */
+export const providerKeys = pgTable(
+  'provider_keys',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    ciphertext: bytea('ciphertext').notNull(),
+    iv: bytea('iv').notNull(),
+    authTag: bytea('auth_tag').notNull(),
+    masked: text('masked').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.provider] })],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    environment: text('environment', { enum: ['live', 'test'] }).notNull(),
+    masked: text('masked').notNull(),
+    keyHash: text('key_hash').notNull(),
+    permissions: jsonb('permissions').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('api_keys_hash_idx').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
+);
+
+/** One row per gateway request, success or error. */
+export const usageEvents = pgTable(
+  'usage_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    requestId: text('request_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    apiKeyId: text('api_key_id'),
+    environment: text('environment', { enum: ['live', 'test'] }).notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
+    latencyMs: integer('latency_ms').notNull().default(0),
+    statusCode: integer('status_code').notNull(),
+    errorType: text('error_type'),
+    streamed: boolean('streamed').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [index('usage_events_user_time_idx').on(table.userId, table.createdAt)],
+);
+
+/** Daily rollup kept in step with usage_events so dashboard queries stay fast at scale. */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    environment: text('environment').notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    requests: integer('requests').notNull().default(0),
+    errors: integer('errors').notNull().default(0),
+    promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull().default(0),
+    completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull().default(0),
+    costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
+    latencyMsSum: bigint('latency_ms_sum', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day, table.environment, table.provider, table.model] })],
+);
+
+export const subscriptions = pgTable('subscriptions', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  plan: text('plan').notNull(),
+  period: text('period', { enum: ['monthly', 'yearly'] }).notNull().default('monthly'),
+  currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    number: text('number').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    lines: jsonb('lines').$type<{ description: string; amountCents: number }[]>().notNull(),
+    status: text('status', { enum: ['paid', 'open', 'void', 'uncollectible'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('invoices_number_idx').on(table.number), index('invoices_user_idx').on(table.userId)],
+);
+
+export const waitlistEntries = pgTable('waitlist_entries', {
+  id: serial('id').primaryKey(),
+  /** Normalised (trimmed, lower-cased): unique case-insensitively. */
+  email: text('email').notNull().unique(),
+  source: text('source').notNull(),
+  createdAt: createdAt(),
+});
+
+export const supportTickets = pgTable(
+  'support_tickets',
+  {
+    id: text('id').primaryKey(),
+    number: serial('number').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name'),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    priority: text('priority').notNull(),
+    category: text('category').notNull(),
+    description: text('description').notNull(),
+    channel: text('channel', { enum: ['support', 'contact'] }).notNull(),
+    status: text('status').notNull().default('open'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('support_tickets_user_idx').on(table.userId)],
+);
+
+export const ticketAttachments = pgTable('ticket_attachments', {
+  id: text('id').primaryKey(),
+  ticketId: text('ticket_id')
+    .notNull()
+    .references(() => supportTickets.id, { onDelete: 'cascade' }),
+  filename: text('filename').notNull(),
+  mimeType: text('mime_type').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  data: bytea('data').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Results of the scheduled health checks behind /status. */
+export const healthChecks = pgTable(
+  'health_checks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    component: text('component').notNull(),
+    status: text('status', { enum: ['operational', 'degraded', 'outage'] }).notNull(),
+    latencyMs: integer('latency_ms'),
+    checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('health_checks_component_time_idx').on(table.component, table.checkedAt)],
+);
+
+/** Storage for the embedded OIDC issuer (oidc-provider adapter), shared by every instance. */
+export const oidcStore = pgTable(
+  'oidc_store',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.model, table.id] }),
+    index('oidc_store_grant_idx').on(table.grantId),
+    index('oidc_store_uid_idx').on(table.uid),
+  ],
+);

@@ -1,0 +1,28 @@
+import { HealthResponse } from '@conductor/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { checkHealth } from './health.service.ts';
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/v1/health',
+    {
+      schema: {
+        tags: ['Status'],
+        summary: 'Service health',
+        description: 'Overall status, database reachability and the number of available upstream providers.',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      const health = await checkHealth({
+        env: app.context.env,
+        pingDatabase: app.context.database.ping,
+        startedAt: app.context.startedAt,
+        now: app.context.clock.now,
+        version: app.context.version,
+      });
+      reply.header('cache-control', 'no-store');
+      return reply.status(health.checks.database === 'outage' ? 503 : 200).send(health);
+    },
+  );
+};

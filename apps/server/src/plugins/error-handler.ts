@@ -1,0 +1,100 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MESSAGES } from '@conductor/shared';
+import type { OpenAiErrorType } from '@conductor/shared/openai/chat';
+import { AppError } from '../lib/errors.ts';
+
+interface ErrorView {
+  statusCode: number;
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+  param?: string | null;
+  retryAfterSeconds?: number;
+}
+
+function describe(error: FastifyError | AppError | Error): ErrorView {
+  if (error instanceof AppError) {
+    return {
+      statusCode: error.statusCode,
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields: Record<string, string> = {};
+    for (const issue of error.validation) {
+      const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (issue.params.issue.path.join('.') || '_');
+      fields[key] ??= issue.message;
+    }
+    const [firstKey, firstMessage] = Object.entries(fields)[0] ?? ['_', 'Invalid request'];
+    const context = error.validationContext ?? 'body';
+    return {
+      statusCode: 400,
+      code: 'validation_failed',
+      message: firstKey === '_' ? firstMessage : `Invalid ${context} field '${firstKey}': ${firstMessage}`,
+      fields,
+      param: firstKey === '_' ? null : firstKey,
+    };
+  }
+  const fastifyError = error as FastifyError;
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const message =
+      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? 'Request body is not valid JSON'
+        : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Unsupported Content-Type'
+          : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'Request body is too large'
+            : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'Request body must not be empty when Content-Type is application/json'
+              : error.message;
+    return { statusCode: status, code: fastifyError.code ?? 'bad_request', message };
+  }
+  return { statusCode: 500, code: 'internal', message: MESSAGES.serverError };
+}
+
+const OPENAI_TYPE: Record<number, OpenAiErrorType> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'invalid_request_error',
+  413: 'invalid_request_error',
+  415: 'invalid_request_error',
+  422: 'invalid_request_error',
+  429: 'rate_limit_error',
+};
+
+/** `/v1/*` (the public, OpenAI-compatible API) answers in the OpenAI error envelope. */
+export function isPublicApi(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, view: ErrorView): FastifyReply {
+  if (view.retryAfterSeconds) reply.header('retry-after', String(view.retryAfterSeconds));
+  reply.status(view.statusCode);
+  if (isPublicApi(request.url)) {
+    return reply.send({
+      error: {
+        message: view.message,
+        type: OPENAI_TYPE[view.statusCode] ?? 'api_error',
+        param: view.param ?? null,
+        code: view.code,
+      },
+    });
+  }
+  return reply.send({ error: { code: view.code, message: view.message, ...(view.fields ? { fields: view.fields } : {}) } });
+}
+
+/** One error handler: client errors are explained, server errors are logged and hidden. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    const view = describe(error);
+    if (view.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, view);
+  });
+}

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+
+const API_PREFIXES = ['/api/', '/v1/', '/oidc/'];
+const SPA_FALLBACK = '__spa-fallback.html';
+
+export interface WebOptions {
+  distDir: string;
+  siteMode: 'home' | 'waitlist';
+}
+
+/**
+ * Serves the built SPA: prerendered pages as their own HTML, hashed assets with long
+ * caching, the SPA fallback for client-only routes, and a 404 for unknown files and APIs.
+ */
+export async function registerWeb(app: FastifyInstance, options: WebOptions): Promise<void> {
+  const root = path.resolve(options.distDir);
+  if (!existsSync(path.join(root, SPA_FALLBACK)) && !existsSync(path.join(root, 'index.html'))) {
+    app.log.warn({ root }, 'web build not found; only the APIs are served (run `npm run build`)');
+    return;
+  }
+  const htmlCache = new Map<string, string>();
+  const readHtml = (file: string): string => {
+    let html = htmlCache.get(file);
+    if (html === undefined) {
+      html = readFileSync(file, 'utf8').replace('<html lang="en"', `<html lang="en" data-site-mode="${options.siteMode}"`);
+      htmlCache.set(file, html);
+    }
+    return html;
+  };
+
+  await app.register(fastifyStatic, {
+    root,
+    serve: false,
+    setHeaders: (reply: unknown, filePath: string) => {
+      const target = reply as FastifyReply;
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        target.header('cache-control', 'public, max-age=31536000, immutable');
+      } else {
+        target.header('cache-control', 'public, max-age=300');
+      }
+    },
+  });
+
+  const sendHtml = (reply: FastifyReply, file: string, status = 200) =>
+    reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(readHtml(file));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix)) || pathname === '/api' || pathname === '/v1') {
+      throw new AppError('not_found', `No route for ${request.method} ${pathname}`);
+    }
+    const relative = path.normalize(pathname).replace(/^([/\\])+/, '');
+    const target = path.join(root, relative);
+    if (!target.startsWith(root)) throw new AppError('not_found', 'Not found');
+    const stat = safeStat(target);
+    if (stat?.isFile() && !relative.endsWith('.html')) return reply.sendFile(relative);
+    const indexFile = path.join(target, 'index.html');
+    if (safeStat(indexFile)?.isFile()) return sendHtml(reply, indexFile);
+    if (path.extname(relative) !== '' || relative.startsWith('assets')) {
+      throw new AppError('not_found', 'Not found');
+    }
+    return sendHtml(reply, path.join(root, SPA_FALLBACK));
+  };
+
+  app.get('/*', { schema: { hide: true } }, handler);
+}
+
+function safeStat(file: string) {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}

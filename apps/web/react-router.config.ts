@@ -1,0 +1,28 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '@react-router/dev/config';
+import { PRERENDERED_PATHS, SITE_URL } from './src/config/site.ts';
+
+export default {
+  appDirectory: 'src/app',
+  buildDirectory: 'build',
+  ssr: false,
+  prerender: PRERENDERED_PATHS,
+  future: {
+    v8_middleware: true,
+    v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: false,
+  },
+  async buildEnd({ reactRouterConfig }) {
+    const client = path.join(reactRouterConfig.buildDirectory, 'client');
+    const urls = PRERENDERED_PATHS.map((route) => `  <url><loc>${SITE_URL}${route === '/' ? '/' : route}</loc></url>`).join('\n');
+    writeFileSync(
+      path.join(client, 'sitemap.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+    );
+    writeFileSync(
+      path.join(client, 'robots.txt'),
+      `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /onboarding\nDisallow: /api/\nDisallow: /auth/\n\nSitemap: ${SITE_URL}/sitemap.xml\n`,
+    );
+  },
+} satisfies Config;

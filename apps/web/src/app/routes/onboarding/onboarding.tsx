@@ -1,0 +1,24 @@
+import { AuthCard } from '~/components/layouts/auth-card';
+import { Logo } from '~/components/ui/logo';
+import { requireUser } from '~/lib/guards';
+import { pageMeta } from '~/lib/seo';
+import type { Route } from './+types/onboarding';
+
+export const meta = () => pageMeta('Get started', 'Set up your Conductor account.', '/onboarding');
+
+export async function clientLoader() {
+  return { user: await requireUser() };
+}
+
+export default function Onboarding({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="flex min-h-dvh flex-col bg-muted/40">
+      <header className="mx-auto flex w-full max-w-7xl items-center px-4 py-5 sm:px-6 lg:px-8">
+        <Logo />
+      </header>
+      <main id="main" className="flex flex-1 items-start justify-center px-4 pb-16">
+        <AuthCard wide title={`Welcome, ${loaderData.user.name.split(' ')[0] || 'User'}`} description="Step 1 of 2: choose how Conductor reaches the model providers." />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { ChevronDown, LayoutDashboard, LogOut, Menu, X } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { buttonClasses } from '~/components/ui/button';
+import { Logo } from '~/components/ui/logo';
+import { ThemeToggle } from '~/components/ui/theme-toggle';
+import { planLabel, signOut, useAuth } from '~/lib/auth';
+import { cn } from '~/lib/cn';
+
+export const HEADER_LINKS = [
+  { to: '/home', label: 'Home' },
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/docs', label: 'Documentation' },
+  { to: '/support', label: 'Support' },
+] as const;
+
+export function SiteHeader() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border/80 bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Logo />
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {HEADER_LINKS.map((link) => (
+            <NavLink
+              key={link.to}
+              to={link.to}
+              className={({ isActive }) =>
+                cn(
+                  'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:text-foreground',
+                  isActive ? 'text-foreground' : 'text-muted-foreground',
+                )
+              }
+            >
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="hidden items-center gap-2 md:flex">
+          <ThemeToggle />
+          <AccountArea />
+        </div>
+        <button
+          type="button"
+          className={cn(buttonClasses('ghost', 'icon'), 'md:hidden')}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X className="size-5" /> : <Menu className="size-5" />}
+        </button>
+      </div>
+      {menuOpen && (
+        <div id="mobile-menu" className="border-t border-border bg-background md:hidden">
+          <nav aria-label="Mobile" className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-3">
+            {HEADER_LINKS.map((link) => (
+              <NavLink key={link.to} to={link.to} className="rounded-md px-3 py-2 text-base font-medium hover:bg-muted">
+                {link.label}
+              </NavLink>
+            ))}
+            <div className="mt-2 flex flex-col gap-2 border-t border-border pt-3">
+              <MobileAccountArea />
+              <ThemeToggle withLabel />
+            </div>
+          </nav>
+        </div>
+      )}
+    </header>
+  );
+}
+
+function AccountArea() {
+  const { user, isAuthenticated } = useAuth();
+  const navigate = useNavigate();
+  if (!isAuthenticated || !user) {
+    return (
+      <>
+        <Link to="/login" className={buttonClasses('ghost', 'sm')}>
+          Sign In
+        </Link>
+        <Link to="/register" className={buttonClasses('primary', 'sm')}>
+          Get Started
+        </Link>
+      </>
+    );
+  }
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className={cn(buttonClasses('ghost', 'sm'), 'gap-2')} aria-label="User menu">
+        <span className="flex size-7 items-center justify-center rounded-full bg-accent text-xs font-semibold text-accent-foreground">
+          {initials(user.name)}
+        </span>
+        <span className="max-w-32 truncate">{user.name}</span>
+        <ChevronDown className="size-4 text-muted-foreground" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 min-w-60 rounded-lg border border-border bg-card p-1 text-sm shadow-lg"
+        >
+          <div className="px-3 py-2">
+            <p className="font-medium">{user.name}</p>
+            <p className="truncate text-muted-foreground">{user.email}</p>
+            <p className="mt-1 inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-medium text-accent-foreground">
+              {planLabel(user.plan)} Plan
+            </p>
+          </div>
+          <DropdownMenu.Separator className="my-1 h-px bg-border" />
+          <DropdownMenu.Item
+            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
+            onSelect={() => navigate('/dashboard')}
+          >
+            <LayoutDashboard className="size-4" /> Dashboard
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
+            onSelect={async () => {
+              await signOut();
+              navigate('/');
+            }}
+          >
+            <LogOut className="size-4" /> Sign Out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+function MobileAccountArea() {
+  const { user, isAuthenticated } = useAuth();
+  const navigate = useNavigate();
+  if (!isAuthenticated || !user) {
+    return (
+      <>
+        <Link to="/login" className={buttonClasses('secondary', 'md')}>
+          Sign In
+        </Link>
+        <Link to="/register" className={buttonClasses('primary', 'md')}>
+          Get Started
+        </Link>
+      </>
+    );
+  }
+  return (
+    <>
+      <div className="px-3 py-1 text-sm">
+        <p className="font-medium">{user.name}</p>
+        <p className="text-muted-foreground">{user.email}</p>
+        <p className="text-muted-foreground">{planLabel(user.plan)} Plan</p>
+      </div>
+      <Link to="/dashboard" className={buttonClasses('secondary', 'md')}>
+        Dashboard
+      </Link>
+      <button
+        type="button"
+        className={buttonClasses('ghost', 'md')}
+        onClick={async () => {
+          await signOut();
+          navigate('/');
+        }}
+      >
+        Sign Out
+      </button>
+    </>
+  );
+}
+
+export function initials(name: string): string {
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((part) => part[0]?.toUpperCase())
+      .join('') || '?'
+  );
+}

@@ -1,0 +1,67 @@
+import { MESSAGES, SUPPORT, WaitlistEmail } from '@conductor/shared';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '~/components/ui/button';
+import { ApiError, publicApi } from '~/lib/api-client';
+
+type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'success'; message: string } | { kind: 'error'; message: string };
+
+/** The footer's 'Stay updated' box: subscribes through the waitlist API with its own source. */
+export function SubscribeForm() {
+  const [email, setEmail] = useState('');
+  const [state, setState] = useState<State>({ kind: 'idle' });
+  const id = useId();
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = WaitlistEmail.safeParse(email);
+    if (!parsed.success) {
+      setState({ kind: 'error', message: MESSAGES.waitlist.invalidEmail });
+      return;
+    }
+    setState({ kind: 'loading' });
+    try {
+      const response = await publicApi.post<{ message: string }>('/waitlist', { email: parsed.data, source: 'footer' });
+      setState({ kind: 'success', message: response.message });
+      setEmail('');
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : 0;
+      setState({
+        kind: 'error',
+        message:
+          status === 409
+            ? MESSAGES.waitlist.duplicate
+            : status === 400
+              ? MESSAGES.waitlist.invalidEmail
+              : MESSAGES.waitlist.otherFailure(SUPPORT.email),
+      });
+    }
+  }
+
+  return (
+    <form className="mt-3" onSubmit={onSubmit} noValidate>
+      <div className="flex gap-2">
+        <label htmlFor={id} className="sr-only">
+          Email address
+        </label>
+        <input
+          id={id}
+          type="email"
+          required
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          className="h-10 w-full min-w-0 rounded-md border border-input bg-background px-3 text-sm placeholder:text-muted-foreground"
+          aria-describedby={`${id}-status`}
+        />
+        <Button type="submit" disabled={state.kind === 'loading'}>
+          {state.kind === 'loading' ? 'Subscribing...' : 'Subscribe'}
+        </Button>
+      </div>
+      <p id={`${id}-status`} role="status" className="mt-2 min-h-5 text-sm">
+        {state.kind === 'success' && <span className="text-success">{state.message}</span>}
+        {state.kind === 'error' && <span className="text-danger">{state.message}</span>}
+      </p>
+    </form>
+  );
+}

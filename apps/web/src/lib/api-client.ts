@@ -1,0 +1,95 @@
+import { MESSAGES, TIMEOUTS_MS } from '@conductor/shared';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+type UnauthorizedListener = () => void;
+type ServerErrorListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+const serverErrorListeners = new Set<ServerErrorListener>();
+
+/** Central 401 handling: the auth layer subscribes and logs the user out. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+export function onServerError(listener: ServerErrorListener): () => void {
+  serverErrorListeners.add(listener);
+  return () => serverErrorListeners.delete(listener);
+}
+
+interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Do not trigger the global 401 logout (e.g. the sign-in call itself). */
+  skipAuthHandling?: boolean;
+}
+
+async function request<T>(base: string, timeoutMs: number, path: string, options: RequestOptions = {}): Promise<T> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: options.method ?? 'GET',
+      credentials: 'same-origin',
+      headers: options.body !== undefined ? { 'content-type': 'application/json' } : {},
+      body: options.body !== undefined ? JSON.stringify(options.body) : null,
+      signal,
+    });
+  } catch (error) {
+    if (timeout.aborted) throw new ApiError(0, 'timeout', 'The request timed out. Please try again.');
+    throw new ApiError(0, 'network', error instanceof Error ? error.message : 'Network error');
+  }
+  const text = await response.text();
+  const data = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    const body = (data ?? {}) as { error?: { code?: string; message?: string; fields?: Record<string, string> } };
+    if (response.status === 401 && !options.skipAuthHandling) for (const listener of unauthorizedListeners) listener();
+    if (response.status >= 500) for (const listener of serverErrorListeners) listener();
+    throw new ApiError(
+      response.status,
+      body.error?.code ?? String(response.status),
+      response.status >= 500 ? MESSAGES.serverError : (body.error?.message ?? response.statusText),
+      body.error?.fields,
+    );
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The authenticated portal client: /api/v1, 30 s time-out, session cookie. */
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'POST', body: body ?? {} }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'PATCH', body: body ?? {} }),
+  delete: <T>(path: string, options?: RequestOptions) =>
+    request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'DELETE' }),
+};
+
+/** The public client: /v1 on our own host, 10 s time-out, no authorisation. */
+export const publicApi = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('/v1', TIMEOUTS_MS.publicClient, path, { ...options, skipAuthHandling: true }),
+  post: <T>(path: string, body: unknown, options?: RequestOptions) =>
+    request<T>('/v1', TIMEOUTS_MS.publicClient, path, { ...options, method: 'POST', body, skipAuthHandling: true }),
+};

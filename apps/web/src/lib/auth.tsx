@@ -1,0 +1,139 @@
+import { MESSAGES, type PublicUser, type SessionResponse } from '@conductor/shared';
+import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import { api, onServerError, onUnauthorized } from './api-client';
+
+/** The public auth key: local storage keeps only the non-secret `{ user, isAuthenticated }` snapshot. */
+export const AUTH_STORAGE_KEY = 'conductor-auth';
+
+export interface AuthState {
+  user: PublicUser | null;
+  isAuthenticated: boolean;
+  isLoading: boolean;
+}
+
+const SIGNED_OUT: AuthState = { user: null, isAuthenticated: false, isLoading: false };
+const SERVER_SNAPSHOT: AuthState = { user: null, isAuthenticated: false, isLoading: true };
+
+let state: AuthState = SERVER_SNAPSHOT;
+let initialised = false;
+const listeners = new Set<() => void>();
+
+function readSnapshot(): AuthState {
+  try {
+    const raw = window.localStorage.getItem(AUTH_STORAGE_KEY);
+    if (!raw) return { ...SIGNED_OUT, isLoading: true };
+    const parsed = JSON.parse(raw) as { user?: PublicUser; isAuthenticated?: boolean };
+    if (parsed.isAuthenticated && parsed.user) return { user: parsed.user, isAuthenticated: true, isLoading: true };
+  } catch {
+    // A corrupt snapshot is treated as signed out.
+  }
+  return { ...SIGNED_OUT, isLoading: true };
+}
+
+function ensureInitialised(): void {
+  if (initialised || typeof window === 'undefined') return;
+  initialised = true;
+  state = readSnapshot();
+}
+
+function setState(next: AuthState): void {
+  state = next;
+  try {
+    if (next.isAuthenticated && next.user) {
+      window.localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ user: next.user, isAuthenticated: true }));
+    } else if (!next.isLoading) {
+      window.localStorage.removeItem(AUTH_STORAGE_KEY);
+    }
+  } catch {
+    // Storage may be unavailable (private mode); the session cookie still works.
+  }
+  for (const listener of listeners) listener();
+}
+
+export const authStore = {
+  subscribe(listener: () => void) {
+    ensureInitialised();
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  getSnapshot(): AuthState {
+    ensureInitialised();
+    return state;
+  },
+  getServerSnapshot(): AuthState {
+    return SERVER_SNAPSHOT;
+  },
+  setUser(user: PublicUser): void {
+    setState({ user, isAuthenticated: true, isLoading: false });
+  },
+  clear(): void {
+    setState(SIGNED_OUT);
+  },
+};
+
+let inflight: Promise<AuthState> | null = null;
+let lastFetchedAt = 0;
+const SESSION_FRESH_MS = 2_000;
+
+/** Asks the server who is signed in (deduplicated; fresh for two seconds). */
+export function loadSession(options: { force?: boolean } = {}): Promise<AuthState> {
+  ensureInitialised();
+  if (!options.force && !state.isLoading && Date.now() - lastFetchedAt < SESSION_FRESH_MS) return Promise.resolve(state);
+  inflight ??= api
+    .get<SessionResponse>('/auth/session', { skipAuthHandling: true })
+    .then((session) => {
+      lastFetchedAt = Date.now();
+      if (session.isAuthenticated) authStore.setUser(session.user);
+      else authStore.clear();
+      return state;
+    })
+    .catch(() => {
+      // Server unreachable: keep the snapshot but stop loading.
+      setState({ ...state, isLoading: false });
+      return state;
+    })
+    .finally(() => {
+      inflight = null;
+    });
+  return inflight;
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await api.post('/auth/logout', {}, { skipAuthHandling: true });
+  } catch {
+    // Signing out locally still matters if the server call fails.
+  }
+  authStore.clear();
+  lastFetchedAt = Date.now();
+}
+
+const AuthContext = createContext<AuthState>(SERVER_SNAPSHOT);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const value = useSyncExternalStore(authStore.subscribe, authStore.getSnapshot, authStore.getServerSnapshot);
+  useEffect(() => {
+    void loadSession();
+    const offUnauthorized = onUnauthorized(() => {
+      if (!authStore.getSnapshot().isAuthenticated) return;
+      authStore.clear();
+      toast.error(MESSAGES.sessionExpired, { id: 'session-expired' });
+      window.location.assign('/login');
+    });
+    const offServerError = onServerError(() => toast.error(MESSAGES.serverError, { id: 'server-error' }));
+    return () => {
+      offUnauthorized();
+      offServerError();
+    };
+  }, []);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  return useContext(AuthContext);
+}
+
+export function planLabel(plan: PublicUser['plan']): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { TEMPERATURE } from '../constants/limits.ts';
+
+/** The public /v1 wire contract: an OpenAI-compatible chat completion request. */
+export const ChatRole = z.enum(['system', 'user', 'assistant', 'developer', 'tool']);
+export type ChatRole = z.infer<typeof ChatRole>;
+
+const TextPart = z.object({ type: z.literal('text'), text: z.string().max(1_000_000) });
+
+export const ChatMessage = z.object({
+  role: ChatRole,
+  content: z.union([z.string().max(1_000_000), z.array(TextPart).max(256)]).nullable(),
+  name: z.string().max(64).optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const RoutingStrategy = z.enum(['fallback', 'loadbalance', 'cost', 'single']);
+export type RoutingStrategy = z.infer<typeof RoutingStrategy>;
+
+export const RouteTarget = z.object({
+  provider: z.enum(['openai', 'anthropic', 'google', 'azure', 'mistral', 'cohere']),
+  model: z.string().min(1).max(128),
+  weight: z.number().positive().max(1000).optional(),
+});
+export type RouteTarget = z.infer<typeof RouteTarget>;
+
+/** Conductor's routing extension, accepted in the body as `conductor` or via headers. */
+export const RoutingPolicy = z.object({
+  strategy: RoutingStrategy,
+  targets: z.array(RouteTarget).min(1).max(8).optional(),
+});
+export type RoutingPolicy = z.infer<typeof RoutingPolicy>;
+
+export const ChatCompletionRequest = z
+  .object({
+    model: z.string().min(1, 'model is required').max(128),
+    messages: z.array(ChatMessage).min(1, 'messages must contain at least one message').max(2048),
+    temperature: z.number().min(TEMPERATURE.min).max(TEMPERATURE.max).default(TEMPERATURE.default),
+    top_p: z.number().min(0).max(1).optional(),
+    max_tokens: z.number().int().positive().max(1_000_000).optional(),
+    max_completion_tokens: z.number().int().positive().max(1_000_000).optional(),
+    stream: z.boolean().default(false),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
+    stop: z.union([z.string().max(256), z.array(z.string().max(256)).max(4)]).optional(),
+    presence_penalty: z.number().min(-2).max(2).optional(),
+    frequency_penalty: z.number().min(-2).max(2).optional(),
+    n: z.literal(1).optional(),
+    user: z.string().max(256).optional(),
+    seed: z.number().int().optional(),
+    conductor: RoutingPolicy.optional(),
+  })
+  .loose();
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+export type ChatCompletionRequestInput = z.input<typeof ChatCompletionRequest>;
+
+export const FinishReason = z.enum(['stop', 'length', 'content_filter', 'tool_calls']);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+export const Usage = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: z.object({ role: z.literal('assistant'), content: z.string().nullable() }),
+      finish_reason: FinishReason.nullable(),
+    }),
+  ),
+  usage: Usage,
+});
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+
+export const ChatCompletionChunk = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      finish_reason: FinishReason.nullable(),
+    }),
+  ),
+  usage: Usage.nullable().optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
+
+export const OpenAiErrorType = z.enum([
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found_error',
+  'rate_limit_error',
+  'insufficient_quota',
+  'api_error',
+  'upstream_error',
+  'timeout_error',
+]);
+export type OpenAiErrorType = z.infer<typeof OpenAiErrorType>;
+
+export const OpenAiErrorEnvelope = z.object({
+  error: z.object({
+    message: z.string(),
+    type: OpenAiErrorType,
+    param: z.string().nullable(),
+    code: z.string().nullable(),
+  }),
+});
+export type OpenAiErrorEnvelope = z.infer<typeof OpenAiErrorEnvelope>;
