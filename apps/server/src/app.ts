@@ -44,8 +44,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const ownsDatabase = !options.database;
   const database =
-    options.database ??
-    (await openDatabase({ url: env.DATABASE_URL, dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR }));
+    options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR }));
   const clock = options.clock ?? systemClock;
   const context: AppContext = {
     env,

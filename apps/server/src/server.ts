@@ -1,9 +1,9 @@
-import { ConfigError, parseEnv } from './config/env.ts';
+import { ConfigError, type Env, parseEnv } from './config/env.ts';
 import { buildApp } from './app.ts';
 
 /** Entry point: parse config, build the app, listen, and shut down gracefully. */
 async function main(): Promise<void> {
-  let env;
+  let env: Env;
   try {
     env = parseEnv(process.env);
   } catch (error) {

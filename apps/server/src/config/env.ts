@@ -18,10 +18,17 @@ export const EnvSchema = z.object({
   PORT: Port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
-  DATABASE_URL: Url(['postgres', 'postgresql']).optional().or(z.literal('').transform(() => undefined)),
-  REDIS_URL: Url(['redis', 'rediss']).optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_URL: Url(['postgres', 'postgresql'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_URL: Url(['redis', 'rediss'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SITE_MODE: z.enum(['home', 'waitlist']).default('home'),
-  PUBLIC_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
+  PUBLIC_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_ACCOUNT: z.enum(['on', 'off']).default('on'),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -31,7 +38,9 @@ export const EnvSchema = z.object({
       .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
       .optional(),
   ),
-  SMTP_URL: Url(['smtp', 'smtps']).optional().or(z.literal('').transform(() => undefined)),
+  SMTP_URL: Url(['smtp', 'smtps'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Conductor <no-reply@conductor.dev>'),
   WEB_DIST_DIR: optionalString,
   HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
@@ -51,7 +60,10 @@ export const EnvSchema = z.object({
   COHERE_API_KEY: optionalString,
   COHERE_BASE_URL: optionalUrl,
   /** Allows http:// and non-provider hosts as upstream base URLs; refused unless NODE_ENV=test. */
-  UPSTREAM_ALLOW_LOCAL: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  UPSTREAM_ALLOW_LOCAL: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   // Single sign-on providers, enabled by their client id and secret.
   GOOGLE_CLIENT_ID: optionalString,
@@ -72,7 +84,7 @@ export class ConfigError extends Error {
   readonly issues: string[];
   constructor(issues: string[]) {
     super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
-    this.name = "ConfigError";
+    this.name = 'ConfigError';
     this.issues = issues;
   }
 }

@@ -30,11 +30,7 @@ export class AppError extends Error {
   readonly fields: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(
-    code: AppErrorCode,
-    message: string,
-    options: { fields?: Record<string, string>; retryAfterSeconds?: number } = {},
-  ) {
+  constructor(code: AppErrorCode, message: string, options: { fields?: Record<string, string>; retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;

@@ -26,8 +26,8 @@ function describe(error: FastifyError | AppError | Error): ErrorView {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields: Record<string, string> = {};
     for (const issue of error.validation) {
-      const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (issue.params.issue.path.join('.') || '_');
-      fields[key] ??= issue.message;
+      const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+      fields[key] ??= issue.message ?? 'Invalid value';
     }
     const [firstKey, firstMessage] = Object.entries(fields)[0] ?? ['_', 'Invalid request'];
     const context = error.validationContext ?? 'body';

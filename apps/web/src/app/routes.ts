@@ -15,10 +15,7 @@ export default [
     route('terms', 'routes/marketing/terms.tsx'),
     route('cookies', 'routes/marketing/cookies.tsx'),
     route('gdpr', 'routes/marketing/gdpr.tsx'),
-    route('docs', 'routes/docs/layout.tsx', [
-      index('routes/docs/introduction.tsx'),
-      route(':section', 'routes/docs/section.tsx'),
-    ]),
+    route('docs', 'routes/docs/layout.tsx', [index('routes/docs/introduction.tsx'), route(':section', 'routes/docs/section.tsx')]),
     ...prefix('support', [
       index('routes/support/support.tsx'),
       route('community', 'routes/support/community.tsx'),

@@ -89,7 +89,8 @@ export const api = {
 
 /** The public client: /v1 on our own host, 10 s time-out, no authorisation. */
 export const publicApi = {
-  get: <T>(path: string, options?: RequestOptions) => request<T>('/v1', TIMEOUTS_MS.publicClient, path, { ...options, skipAuthHandling: true }),
+  get: <T>(path: string, options?: RequestOptions) =>
+    request<T>('/v1', TIMEOUTS_MS.publicClient, path, { ...options, skipAuthHandling: true }),
   post: <T>(path: string, body: unknown, options?: RequestOptions) =>
     request<T>('/v1', TIMEOUTS_MS.publicClient, path, { ...options, method: 'POST', body, skipAuthHandling: true }),
 };

@@ -30,7 +30,9 @@ export const users = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     passwordHash: text('password_hash'),
-    plan: text('plan', { enum: ['free', 'pro', 'enterprise', 'byo-keys'] }).notNull().default('free'),
+    plan: text('plan', { enum: ['free', 'pro', 'enterprise', 'byo-keys'] })
+      .notNull()
+      .default('free'),
     verified: boolean('verified').notNull().default(false),
     authMethod: text('auth_method', { enum: ['email', 'oidc'] }).notNull(),
     onboardingCompleted: boolean('onboarding_completed').notNull().default(false),
@@ -187,7 +189,9 @@ export const subscriptions = pgTable('subscriptions', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   plan: text('plan').notNull(),
-  period: text('period', { enum: ['monthly', 'yearly'] }).notNull().default('monthly'),
+  period: text('period', { enum: ['monthly', 'yearly'] })
+    .notNull()
+    .default('monthly'),
   currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
   currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),

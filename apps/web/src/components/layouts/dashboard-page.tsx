@@ -1,6 +1,16 @@
 import type { ReactNode } from 'react';
 
-export function DashboardPage({ title, description, actions, children }: { title: string; description?: string; actions?: ReactNode; children?: ReactNode }) {
+export function DashboardPage({
+  title,
+  description,
+  actions,
+  children,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">

@@ -19,14 +19,21 @@ export function DashboardUserMenu() {
         <ChevronDown className="size-4 text-muted-foreground" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={8} className="z-50 min-w-60 rounded-lg border border-border bg-card p-1 text-sm shadow-lg">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 min-w-60 rounded-lg border border-border bg-card p-1 text-sm shadow-lg"
+        >
           <div className="px-3 py-2">
             <p className="font-medium">{user.name}</p>
             <p className="truncate text-muted-foreground">{user.email}</p>
             <p className="mt-1 text-xs text-muted-foreground">{planLabel(user.plan)} Plan</p>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          <DropdownMenu.Item className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted" onSelect={() => navigate('/')}>
+          <DropdownMenu.Item
+            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
+            onSelect={() => navigate('/')}
+          >
             <Home className="size-4" /> Home
           </DropdownMenu.Item>
           <DropdownMenu.Item

@@ -8,7 +8,7 @@ export interface DocsPage {
   body: ReactNode;
 }
 
-const ALL_ITEMS = DOCS_SECTIONS.flatMap((group) => group.items);
+const ALL_ITEMS = DOCS_SECTIONS.flatMap((group) => [...group.items]);
 
 /** Resolves a URL section (including the spec's aliases) to a page; unknown sections show the introduction. */
 export function resolveSection(section: string | undefined): string {

@@ -4,7 +4,11 @@ import { useRedirectIfAuthenticated } from '~/lib/guards';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
-  pageMeta('Create your account', 'Create a free Conductor account: 10,000 tokens, 6 LLM providers and a monitoring dashboard.', '/register');
+  pageMeta(
+    'Create your account',
+    'Create a free Conductor account: 10,000 tokens, 6 LLM providers and a monitoring dashboard.',
+    '/register',
+  );
 
 export default function Register() {
   useRedirectIfAuthenticated();

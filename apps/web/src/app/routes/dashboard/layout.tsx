@@ -19,7 +19,9 @@ export async function clientLoader() {
 export default function DashboardLayout() {
   const [open, setOpen] = useState(false);
   const location = useLocation();
-  useEffect(() => setOpen(false), [location.pathname]);
+  const { pathname } = location;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu whenever the route changes
+  useEffect(() => setOpen(false), [pathname]);
   return (
     <div className="min-h-dvh bg-muted/40">
       <header className="sticky top-0 z-30 flex h-16 items-center justify-between gap-4 border-b border-border bg-background px-4 sm:px-6">

@@ -1,7 +1,12 @@
 import { PageFrame } from '~/components/layouts/page-frame';
 import { pageMeta } from '~/lib/seo';
 
-export const meta = () => pageMeta('System Status', 'Live status and uptime history of the Conductor API, gateway, database and upstream model providers.', '/status');
+export const meta = () =>
+  pageMeta(
+    'System Status',
+    'Live status and uptime history of the Conductor API, gateway, database and upstream model providers.',
+    '/status',
+  );
 
 export default function Page() {
   return <PageFrame eyebrow="Status" title="System Status" lead="Live state of every Conductor component and its uptime history." />;

@@ -17,7 +17,11 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
         <Logo />
       </header>
       <main id="main" className="flex flex-1 items-start justify-center px-4 pb-16">
-        <AuthCard wide title={`Welcome, ${loaderData.user.name.split(' ')[0] || 'User'}`} description="Step 1 of 2: choose how Conductor reaches the model providers." />
+        <AuthCard
+          wide
+          title={`Welcome, ${loaderData.user.name.split(' ')[0] || 'User'}`}
+          description="Step 1 of 2: choose how Conductor reaches the model providers."
+        />
       </main>
     </div>
   );

@@ -5,5 +5,7 @@ export const meta = () =>
   pageMeta('Support', 'Search the Conductor help centre, read the FAQ, check system status or open a support ticket.', '/support');
 
 export default function Support() {
-  return <PageFrame eyebrow="Help Center" title="How can we help?" lead="Search the FAQ, check system status, or open a ticket with our team." />;
+  return (
+    <PageFrame eyebrow="Help Center" title="How can we help?" lead="Search the FAQ, check system status, or open a ticket with our team." />
+  );
 }

@@ -11,9 +11,7 @@ export function ComingSoonPage() {
         <h1 className="text-4xl font-semibold tracking-tight text-balance sm:text-6xl">
           The LLM gateway that cuts your AI bill by up to 70%
         </h1>
-        <p className="mt-6 text-lg text-muted-foreground">
-          Conductor is launching soon. Join the waitlist for early access.
-        </p>
+        <p className="mt-6 text-lg text-muted-foreground">Conductor is launching soon. Join the waitlist for early access.</p>
         <div className="mt-8 flex gap-4 text-sm">
           <Link className="text-primary underline-offset-4 hover:underline" to="/portal">
             Developer portal

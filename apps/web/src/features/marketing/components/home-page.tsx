@@ -12,8 +12,8 @@ export function HomePage() {
             One API for every LLM. Routed, resilient and cost-aware.
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-muted-foreground text-pretty">
-            Conductor is an OpenAI-compatible gateway that routes requests across OpenAI, Anthropic, Google, Azure, Mistral
-            and Cohere with automatic failover, load balancing and up to 40% lower cost.
+            Conductor is an OpenAI-compatible gateway that routes requests across OpenAI, Anthropic, Google, Azure, Mistral and Cohere with
+            automatic failover, load balancing and up to 40% lower cost.
           </p>
           <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
             <Link to="/register" className={buttonClasses('primary', 'lg')}>

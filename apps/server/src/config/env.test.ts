@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from './env.ts';
+
+describe('parseEnv', () => {
+  it('applies the documented defaults', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(8080);
+    expect(env.HOST).toBe('127.0.0.1');
+    expect(env.DATA_DIR).toBe('./.data');
+    expect(env.SITE_MODE).toBe('home');
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('names the variable when a value is wrong', () => {
+    expect(() => parseEnv({ PORT: 'abc' })).toThrowError(ConfigError);
+    expect(() => parseEnv({ PORT: 'abc' })).toThrowError(/PORT/);
+    expect(() => parseEnv({ SITE_MODE: 'blog' })).toThrowError(/SITE_MODE/);
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrowError(/DATABASE_URL/);
+  });
+
+  it('never echoes secret values in its messages', () => {
+    try {
+      parseEnv({ ENCRYPTION_KEY: 'not-hex-secret-value' });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toMatch(/ENCRYPTION_KEY/);
+      expect(String(error)).not.toMatch(/not-hex-secret-value/);
+    }
+  });
+
+  it('requires explicit secrets in production', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrowError(/SESSION_SECRET.*required/s);
+  });
+
+  it('refuses local upstreams outside tests', () => {
+    expect(() => parseEnv({ UPSTREAM_ALLOW_LOCAL: 'true' })).toThrowError(/UPSTREAM_ALLOW_LOCAL/);
+    expect(parseEnv({ UPSTREAM_ALLOW_LOCAL: 'true', NODE_ENV: 'test' }).UPSTREAM_ALLOW_LOCAL).toBe(true);
+  });
+});

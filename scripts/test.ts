@@ -1,0 +1,122 @@
+/**
+ * `npm test`: every suite (unit and component, server integration on PGlite and on the
+ * real PostgreSQL, browser end-to-end), then one plain closing line `N passed, N failed`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tmp = path.join(root, '.tmp');
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface SuiteResult {
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+const results: SuiteResult[] = [];
+
+function run(command: string, args: string[], env: Record<string, string> = {}): number {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function ensureChromium(): void {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    process.stdout.write('Chromium is missing: installing Debian chromium with apt-get...\n');
+    if (run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']) !== 0) {
+      run('apt-get', ['update']);
+      run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);
+    }
+  }
+  if (!existsSync(CHROMIUM)) {
+    process.stderr.write(
+      `Browser tests need Chromium at ${CHROMIUM}. Install it with \`sudo apt-get install -y chromium\` ` +
+        '(Debian) or set CHROMIUM_PATH to a Chromium binary.\n',
+    );
+    process.exit(1);
+  }
+}
+
+function vitestSuite(name: string, args: string[], env: Record<string, string> = {}): void {
+  const output = path.join(tmp, `vitest-${name}.json`);
+  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`, ...args], env);
+  if (!existsSync(output)) {
+    results.push({ name, passed: 0, failed: 1, skipped: 0 });
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    testResults: { status: string; assertionResults: unknown[] }[];
+  };
+  // A test file that failed to load has no assertion results: count it as a failure.
+  const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  results.push({ name, passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests });
+}
+
+function playwrightSuite(): void {
+  const output = path.join(tmp, 'playwright.json');
+  const status = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: output,
+  });
+  if (!existsSync(output)) {
+    results.push({ name: 'e2e', passed: 0, failed: 1, skipped: 0 });
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    errors?: unknown[];
+  };
+  const errors = report.errors?.length ?? 0;
+  const failed = report.stats.unexpected + errors + (status !== 0 && report.stats.unexpected + errors === 0 ? 1 : 0);
+  results.push({ name: 'e2e', passed: report.stats.expected + report.stats.flaky, failed, skipped: report.stats.skipped });
+}
+
+function check(name: string, script: string): void {
+  process.stdout.write(`\n== ${name} ==\n`);
+  const status = run('npm', ['run', '--silent', script]);
+  results.push({ name, passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 });
+}
+
+ensureChromium();
+check('lint', 'lint');
+check('typecheck', 'typecheck');
+process.stdout.write('\n== Building the web app ==\n');
+if (run('npm', ['run', 'build', '-w', '@conductor/web']) !== 0) {
+  results.push({ name: 'build', passed: 0, failed: 1, skipped: 0 });
+} else {
+  process.stdout.write('\n== Unit, component and server tests (embedded PGlite) ==\n');
+  vitestSuite('unit', []);
+  process.stdout.write('\n== Server tests against PostgreSQL and Redis ==\n');
+  vitestSuite('postgres', ['--project', 'server'], {
+    TEST_DATABASE: 'postgres',
+    TEST_POSTGRES_URL: POSTGRES_URL,
+    TEST_REDIS_URL: REDIS_URL,
+  });
+  process.stdout.write('\n== Browser end-to-end tests (Chromium) ==\n');
+  playwrightSuite();
+}
+
+const total = results.reduce(
+  (sum, suite) => ({ passed: sum.passed + suite.passed, failed: sum.failed + suite.failed, skipped: sum.skipped + suite.skipped }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
+process.stdout.write('\n');
+for (const suite of results) {
+  process.stdout.write(`  ${suite.name.padEnd(10)} ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped\n`);
+}
+process.stdout.write(`${total.passed} passed, ${total.failed} failed\n`);
+process.exit(total.failed > 0 ? 1 : 0);
