@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
@@ -5,7 +6,7 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 18_500 + Math.floor(Math.random() * 1000));
 process.env.E2E_PORT = String(port);
 const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = process.env.E2E_DATA_DIR ?? path.join(root, '.tmp', `e2e-${port}`);
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `conductor-e2e-${port}-${Date.now()}`);
 process.env.E2E_DATA_DIR = dataDir;
 
 const chromiumArgs = [
@@ -59,6 +60,7 @@ function server(listenPort: number, directory: string, siteMode: 'home' | 'waitl
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       SITE_MODE: siteMode,
+      ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
     },
   };
 }

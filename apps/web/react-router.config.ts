@@ -5,7 +5,8 @@ import { PRERENDERED_PATHS, SITE_URL } from './src/config/site.ts';
 
 export default {
   appDirectory: 'src/app',
-  buildDirectory: 'build',
+  // WEB_BUILD_DIR lets parallel work build into its own folder (serve it with WEB_DIST_DIR=<dir>/client).
+  buildDirectory: process.env.WEB_BUILD_DIR ?? 'build',
   ssr: false,
   prerender: PRERENDERED_PATHS,
   future: {
