@@ -9,9 +9,14 @@ import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { AppError } from './lib/errors.ts';
 import { loadSecrets } from './lib/secrets.ts';
+import { gatewayPlugin } from './gateway/gateway.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { portalPlugin } from './modules/portal/portal.plugin.ts';
+import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
+import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSessionAuth } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
 import './context.ts';
 
@@ -65,8 +70,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
   });
 
+  await registerSessionAuth(app);
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(portalPlugin);
+  await app.register(publicSitePlugin);
+  await app.register(supportPlugin);
+  await app.register(gatewayPlugin);
 
   if (options.serveWeb !== false) {
     await registerWeb(app, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST, siteMode: env.SITE_MODE });

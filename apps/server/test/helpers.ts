@@ -67,3 +67,25 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     },
   };
 }
+
+/** Inserts a user and opens a session for it; returns the cookie header to send. */
+export async function createUserWithSession(
+  app: FastifyInstance,
+  overrides: Partial<import('../src/modules/users/users.repository.ts').NewUserRow> = {},
+): Promise<{ user: import('../src/modules/users/users.repository.ts').UserRow; cookie: string; token: string }> {
+  const { insertUser } = await import('../src/modules/users/users.repository.ts');
+  const { createSession, SESSION_COOKIE } = await import('../src/modules/auth/session.service.ts');
+  const id = randomUUID();
+  const user = await insertUser(app.context.database.db, {
+    id,
+    email: `user-${id.slice(0, 8)}@example.com`,
+    name: 'Test User',
+    authMethod: 'email',
+    plan: 'free',
+    onboardingCompleted: true,
+    verified: true,
+    ...overrides,
+  });
+  const session = await createSession(app.context.database.db, user.id, { remember: false, now: app.context.clock.now() });
+  return { user, token: session.token, cookie: `${SESSION_COOKIE}=${session.token}` };
+}

@@ -5,3 +5,5 @@ export * from './constants/providers.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/fields.ts';
 export * from './schemas/health.ts';
+export * from './constants/api-keys.ts';
+export * from './constants/models.ts';

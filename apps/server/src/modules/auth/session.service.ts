@@ -1,0 +1,83 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { sessions } from '../../db/schema/index.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { findUserById, type UserRow } from '../users/users.repository.ts';
+
+export const SESSION_COOKIE = 'cc_session';
+
+/** Lifetimes: a browser session by default, a month when "remember me" is ticked. */
+export const SESSION_POLICY = {
+  standard: { idleMs: 8 * 60 * 60 * 1000, absoluteMs: 24 * 60 * 60 * 1000 },
+  remember: { idleMs: 14 * 24 * 60 * 60 * 1000, absoluteMs: 30 * 24 * 60 * 60 * 1000 },
+} as const;
+/** lastSeenAt is refreshed at most this often, to keep reads cheap. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export interface NewSession {
+  token: string;
+  tokenHash: string;
+  expiresAt: Date;
+  remember: boolean;
+}
+
+export async function createSession(
+  db: Database,
+  userId: string,
+  options: { remember: boolean; userAgent?: string | undefined; ip?: string | undefined; now: number },
+): Promise<NewSession> {
+  const token = randomToken(32);
+  const tokenHash = sha256(token);
+  const policy = options.remember ? SESSION_POLICY.remember : SESSION_POLICY.standard;
+  const expiresAt = new Date(options.now + policy.absoluteMs);
+  await db.insert(sessions).values({
+    tokenHash,
+    userId,
+    remember: options.remember,
+    userAgent: options.userAgent?.slice(0, 512) ?? null,
+    ip: options.ip ?? null,
+    createdAt: new Date(options.now),
+    lastSeenAt: new Date(options.now),
+    expiresAt,
+  });
+  return { token, tokenHash, expiresAt, remember: options.remember };
+}
+
+/** The session and user behind a token, or null when unknown, revoked, idle too long or expired. */
+export async function resolveSession(db: Database, token: string, now: number): Promise<{ session: SessionRow; user: UserRow } | null> {
+  if (!token || token.length > 128) return null;
+  const tokenHash = sha256(token);
+  const [session] = await db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).limit(1);
+  if (!session || session.revokedAt) return null;
+  const policy = session.remember ? SESSION_POLICY.remember : SESSION_POLICY.standard;
+  if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + policy.idleMs <= now) return null;
+  const user = await findUserById(db, session.userId);
+  if (!user) return null;
+  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.tokenHash, tokenHash));
+  }
+  return { session, user };
+}
+
+export async function revokeSession(db: Database, tokenHash: string, now: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+}
+
+/** Revokes every session of a user, optionally keeping one (the caller's). */
+export async function revokeUserSessions(db: Database, userId: string, now: number, keepTokenHash?: string): Promise<void> {
+  const condition = keepTokenHash
+    ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.tokenHash, keepTokenHash))
+    : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(now) })
+    .where(condition);
+}

@@ -1,0 +1,79 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import { type NewSession, resolveSession, SESSION_COOKIE, type SessionRow } from '../modules/auth/session.service.ts';
+import type { UserRow } from '../modules/users/users.repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Resolved lazily by `loadSession`; null when signed out. */
+    auth: { session: SessionRow; user: UserRow } | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: 401 unless a valid session cookie is present. */
+    requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    setSessionCookie(reply: FastifyReply, session: NewSession): void;
+    clearSessionCookie(reply: FastifyReply): void;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Session cookies (HttpOnly, SameSite=Lax, Secure over https) and an Origin check on
+ * state-changing portal calls.
+ */
+export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyCookie);
+  const secure = app.context.env.PUBLIC_URL?.startsWith('https:') ?? app.context.env.NODE_ENV === 'production';
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    if (STATE_CHANGING.has(request.method)) assertSameOrigin(request);
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) request.auth = await resolveSession(app.context.database.db, token, app.context.clock.now());
+  });
+
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    if (!request.auth) throw new AppError('unauthorized', 'Sign in to continue.');
+  });
+
+  app.decorate('setSessionCookie', (reply: FastifyReply, session: NewSession) => {
+    reply.setCookie(SESSION_COOKIE, session.token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      // Without "remember me" the cookie ends with the browser session.
+      ...(session.remember ? { expires: session.expiresAt } : {}),
+    });
+  });
+
+  app.decorate('clearSessionCookie', (reply: FastifyReply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+  });
+}
+
+/** Cross-site state-changing calls are refused: the Origin (or Referer) must be our own host. */
+function assertSameOrigin(request: FastifyRequest): void {
+  const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
+  if (!origin) return; // Non-browser clients send neither; SameSite=Lax keeps cookies off cross-site requests.
+  const host = request.headers.host;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new AppError('forbidden', 'Cross-origin request refused.');
+  }
+  if (!host || originHost !== host) throw new AppError('forbidden', 'Cross-origin request refused.');
+}
+
+function refererOrigin(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'invalid:';
+  }
+}
