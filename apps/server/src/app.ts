@@ -8,6 +8,8 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { AppError } from './lib/errors.ts';
+import { createMailer } from './lib/mailer.ts';
+import { createRedis } from './lib/redis.ts';
 import { loadSecrets } from './lib/secrets.ts';
 import { gatewayPlugin } from './gateway/gateway.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -51,6 +53,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const database =
     options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR }));
   const clock = options.clock ?? systemClock;
+  const redis = createRedis(env);
   const context: AppContext = {
     env,
     secrets: loadSecrets(env),
@@ -58,9 +61,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     startedAt: clock.now(),
     version: VERSION,
+    redis,
+    mailer: createMailer({ env, database, clock }, app.log),
   };
   app.decorate('context', context);
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

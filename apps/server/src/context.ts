@@ -1,6 +1,8 @@
 import type { Env } from './config/env.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import type { Redis } from 'ioredis';
 import type { Clock } from './lib/clock.ts';
+import type { Mailer } from './lib/mailer.ts';
 import type { Secrets } from './lib/secrets.ts';
 
 /** Everything a module needs from the process, built once in `buildApp`. */
@@ -11,6 +13,9 @@ export interface AppContext {
   clock: Clock;
   startedAt: number;
   version: string;
+  /** Shared Redis connection when REDIS_URL is set, else null (in-memory stores). */
+  redis: Redis | null;
+  mailer: Mailer;
 }
 
 declare module 'fastify' {

@@ -32,3 +32,6 @@ export const SUPPORT = {
 } as const;
 
 export const PASSWORD_MAX_LENGTH = 128;
+
+/** The seeded demo account shown in the login page's demo-credentials box (DEMO_ACCOUNT=off removes it). */
+export const DEMO_CREDENTIALS = { email: 'demo@conductor.dev', password: 'ConductorDemo1', name: 'Demo User' } as const;
