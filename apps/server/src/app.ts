@@ -18,6 +18,7 @@ import { portalPlugin } from './modules/portal/portal.plugin.ts';
 import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSessionAuth } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
 import './context.ts';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   registerErrorHandler(app);
   app.setNotFoundHandler((request) => {
     throw new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);

@@ -125,6 +125,19 @@ test.describe('prerendering and code splitting', () => {
     expect(scripts.filter((url) => /dashboard|overview|recharts/i.test(url))).toEqual([]);
   });
 
+  test('pages are served under a strict Content-Security-Policy and still hydrate', async ({ page, request }) => {
+    const response = await request.get('/pricing');
+    const policy = response.headers()['content-security-policy'] ?? '';
+    expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(policy).toContain(directive);
+    expect(response.headers()['x-content-type-options']).toBe('nosniff');
+    await page.goto('/pricing');
+    await waitForHydration(page);
+    await page.getByRole('link', { name: 'Documentation' }).first().click();
+    await expect(page).toHaveURL(/\/docs$/);
+  });
+
   test('sitemap.xml and robots.txt are served', async ({ request }) => {
     const sitemap = await request.get('/sitemap.xml');
     expect(sitemap.status()).toBe(200);

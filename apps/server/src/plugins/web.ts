@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { contentSecurityPolicyFor } from './security-headers.ts';
 
 const API_PREFIXES = ['/api/', '/v1/', '/oidc/'];
 const SPA_FALLBACK = '__spa-fallback.html';
@@ -22,14 +23,15 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     app.log.warn({ root }, 'web build not found; only the APIs are served (run `npm run build`)');
     return;
   }
-  const htmlCache = new Map<string, string>();
-  const readHtml = (file: string): string => {
-    let html = htmlCache.get(file);
-    if (html === undefined) {
-      html = readFileSync(file, 'utf8').replace('<html lang="en"', `<html lang="en" data-site-mode="${options.siteMode}"`);
-      htmlCache.set(file, html);
+  const htmlCache = new Map<string, { html: string; csp: string }>();
+  const readHtml = (file: string): { html: string; csp: string } => {
+    let page = htmlCache.get(file);
+    if (page === undefined) {
+      const html = readFileSync(file, 'utf8').replace('<html lang="en"', `<html lang="en" data-site-mode="${options.siteMode}"`);
+      page = { html, csp: contentSecurityPolicyFor(html) };
+      htmlCache.set(file, page);
     }
-    return html;
+    return page;
   };
 
   await app.register(fastifyStatic, {
@@ -45,8 +47,15 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     },
   });
 
-  const sendHtml = (reply: FastifyReply, file: string, status = 200) =>
-    reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(readHtml(file));
+  const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
+    const page = readHtml(file);
+    return reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', page.csp)
+      .send(page.html);
+  };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = decodeURIComponent(request.url.split('?')[0] ?? '/');
