@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { createRedis } from './lib/redis.ts';
 import { loadSecrets } from './lib/secrets.ts';
 import { gatewayPlugin } from './gateway/gateway.plugin.ts';
@@ -18,6 +19,7 @@ import { portalPlugin } from './modules/portal/portal.plugin.ts';
 import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSessionAuth } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
@@ -64,6 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     version: VERSION,
     redis,
     mailer: createMailer({ env, database, clock }, app.log),
+    metrics: createMetrics(),
   };
   app.decorate('context', context);
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
@@ -74,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   registerErrorHandler(app);
+  registerMetrics(app, context.metrics, env.METRICS_TOKEN);
   app.setNotFoundHandler((request) => {
     throw new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
   });

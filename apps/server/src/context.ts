@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { Redis } from 'ioredis';
 import type { Clock } from './lib/clock.ts';
 import type { Mailer } from './lib/mailer.ts';
+import type { Metrics } from './lib/metrics.ts';
 import type { Secrets } from './lib/secrets.ts';
 
 /** Everything a module needs from the process, built once in `buildApp`. */
@@ -16,6 +17,8 @@ export interface AppContext {
   /** Shared Redis connection when REDIS_URL is set, else null (in-memory stores). */
   redis: Redis | null;
   mailer: Mailer;
+  /** Prometheus metrics of this instance (gateway code records upstream figures here). */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

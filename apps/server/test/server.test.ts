@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -100,6 +102,32 @@ describe('server process', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/PORT/);
     expect(stderr).toMatch(/Invalid configuration/);
+  });
+
+  it('serves on PORT and shuts down gracefully on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'conductor-sigterm-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const child = spawn(process.execPath, [serverEntry], {
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', DEMO_ACCOUNT: 'off', NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 30_000;
+    let health: Response | undefined;
+    while (Date.now() < deadline && !health) {
+      health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined);
+      if (!health) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(health?.status).toBe(200);
+    expect(await health?.json()).toMatchObject({ status: 'operational' });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toContain('shutting down');
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   function runServer(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {

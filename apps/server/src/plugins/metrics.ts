@@ -1,0 +1,33 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import type { Metrics } from '../lib/metrics.ts';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** Request counts and latencies by route, and `GET /metrics` for loopback or a bearer token. */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    const labels = { method: request.method, route };
+    metrics.httpRequests.inc({ ...labels, status: String(reply.statusCode) });
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!allowed(request, token)) throw new AppError('forbidden', 'Metrics are available on loopback or with the metrics token.');
+    reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store');
+    return metrics.registry.metrics();
+  });
+}
+
+function allowed(request: FastifyRequest, token: string | undefined): boolean {
+  const header = request.headers.authorization;
+  if (token && header?.startsWith('Bearer ')) {
+    const given = Buffer.from(header.slice(7));
+    const expected = Buffer.from(token);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+  }
+  return LOOPBACK.has(request.socket.remoteAddress ?? '');
+}
