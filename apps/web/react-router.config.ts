@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Config } from '@react-router/dev/config';
 import { PRERENDERED_PATHS, SITE_URL } from './src/config/site.ts';
 
@@ -25,5 +26,21 @@ export default {
       path.join(client, 'robots.txt'),
       `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /onboarding\nDisallow: /api/\nDisallow: /auth/\n\nSitemap: ${SITE_URL}/sitemap.xml\n`,
     );
+    precompress(client);
   },
 } satisfies Config;
+
+/** Writes .br and .gz beside every text asset so the server sends them without compressing per request. */
+function precompress(directory: string): void {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      precompress(file);
+      continue;
+    }
+    if (!/\.(js|css|svg|json|xml|txt|map|data)$/.test(entry.name) || statSync(file).size < 1024) continue;
+    const content = readFileSync(file);
+    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+  }
+}

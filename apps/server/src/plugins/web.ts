@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
@@ -23,12 +24,18 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     app.log.warn({ root }, 'web build not found; only the APIs are served (run `npm run build`)');
     return;
   }
-  const htmlCache = new Map<string, { html: string; csp: string }>();
-  const readHtml = (file: string): { html: string; csp: string } => {
+  interface HtmlPage {
+    html: string;
+    csp: string;
+    gzip: Buffer;
+    brotli: Buffer;
+  }
+  const htmlCache = new Map<string, HtmlPage>();
+  const readHtml = (file: string): HtmlPage => {
     let page = htmlCache.get(file);
     if (page === undefined) {
       const html = readFileSync(file, 'utf8').replace('<html lang="en"', `<html lang="en" data-site-mode="${options.siteMode}"`);
-      page = { html, csp: contentSecurityPolicyFor(html) };
+      page = { html, csp: contentSecurityPolicyFor(html), gzip: gzipSync(html), brotli: brotliCompressSync(html) };
       htmlCache.set(file, page);
     }
     return page;
@@ -37,6 +44,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   await app.register(fastifyStatic, {
     root,
     serve: false,
+    // Assets are compressed at build time (.br/.gz beside each file).
+    preCompressed: true,
     setHeaders: (reply: unknown, filePath: string) => {
       const target = reply as FastifyReply;
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -47,14 +56,18 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     },
   });
 
-  const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
+  const sendHtml = (request: FastifyRequest, reply: FastifyReply, file: string, status = 200) => {
     const page = readHtml(file);
-    return reply
+    reply
       .status(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', page.csp)
-      .send(page.html);
+      .header('vary', 'accept-encoding')
+      .header('content-security-policy', page.csp);
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(page.brotli);
+    if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(page.gzip);
+    return reply.send(page.html);
   };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -68,11 +81,11 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     const stat = safeStat(target);
     if (stat?.isFile() && !relative.endsWith('.html')) return reply.sendFile(relative);
     const indexFile = path.join(target, 'index.html');
-    if (safeStat(indexFile)?.isFile()) return sendHtml(reply, indexFile);
+    if (safeStat(indexFile)?.isFile()) return sendHtml(request, reply, indexFile);
     if (path.extname(relative) !== '' || relative.startsWith('assets')) {
       throw new AppError('not_found', 'Not found');
     }
-    return sendHtml(reply, path.join(root, SPA_FALLBACK));
+    return sendHtml(request, reply, path.join(root, SPA_FALLBACK));
   };
 
   app.get('/*', { schema: { hide: true } }, handler);

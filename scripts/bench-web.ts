@@ -1,0 +1,142 @@
+/**
+ * `npm run bench:web`: builds the app, serves it with the real server, and runs Lighthouse
+ * (mobile emulation, Debian Chromium) on the public pages and the signed-in dashboard.
+ * Reports performance, LCP, CLS, TBT and the gzip size of the JavaScript and CSS each page
+ * loads, checks the targets, and exits non-zero when one is missed.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import { DEMO_CREDENTIALS } from '../packages/shared/src/constants/limits.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const PAGES = ['/', '/pricing', '/docs/quick-start', '/login', '/dashboard'] as const;
+const TARGETS = { performance: 95, cls: 0.05, publicJsKb: 120, dashboardJsKb: 250 };
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', '@conductor/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const port = 21_000 + Math.floor(Math.random() * 5_000);
+const base = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'conductor-bench-web-'));
+const server = spawn(process.execPath, [path.join(root, 'apps/server/src/server.ts')], {
+  cwd: root,
+  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO_ACCOUNT: 'on' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const clientDir = path.join(root, 'apps/web/build/client');
+
+try {
+  await waitFor(`${base}/v1/health`);
+  const debuggingPort = 9_300 + Math.floor(Math.random() * 500);
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'conductor-lh-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROME,
+    headless: true,
+    args: [
+      `--remote-debugging-port=${debuggingPort}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+  const signedIn = await signIn(context.request);
+  const rows: Record<string, string | number>[] = [];
+  let failures = 0;
+  for (const page of PAGES) {
+    if (page === '/dashboard' && !signedIn) {
+      rows.push({ page, note: 'skipped: demo sign-in unavailable' });
+      failures += 1;
+      continue;
+    }
+    // A warm-up load fills nothing: Lighthouse clears the cache itself; the first run only absorbs cold-start noise.
+    await lighthouse(`${base}${page}`, {
+      port: debuggingPort,
+      output: 'json',
+      logLevel: 'error',
+      disableStorageReset: page === '/dashboard',
+    });
+    const result = await lighthouse(`${base}${page}`, {
+      port: debuggingPort,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      disableStorageReset: page === '/dashboard',
+    });
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`);
+    const requests =
+      (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
+    const js = gzipKb(requests.filter((item) => item.resourceType === 'Script').map((item) => item.url));
+    const css = gzipKb(requests.filter((item) => item.resourceType === 'Stylesheet').map((item) => item.url));
+    const performance = Math.round((lhr.categories.performance?.score ?? 0) * 100);
+    const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? 0;
+    const isPublic = page !== '/dashboard';
+    const ok = isPublic
+      ? performance >= TARGETS.performance && cls < TARGETS.cls && js <= TARGETS.publicJsKb
+      : js <= TARGETS.dashboardJsKb && cls < TARGETS.cls;
+    if (!ok) failures += 1;
+    rows.push({
+      page,
+      performance,
+      'LCP ms': Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+      CLS: Number(cls.toFixed(3)),
+      'TBT ms': Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+      'JS KB gz': js,
+      'CSS KB gz': css,
+      target: ok ? 'met' : 'MISSED',
+    });
+  }
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+  console.table(rows);
+  process.stdout.write(
+    `Targets: performance >= ${TARGETS.performance} and CLS < ${TARGETS.cls} on public pages; JS <= ${TARGETS.publicJsKb} KB gzip per public page, <= ${TARGETS.dashboardJsKb} KB for the dashboard.\n`,
+  );
+  process.exitCode = failures > 0 ? 1 : 0;
+} finally {
+  server.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Gzip size (KB) of our own files behind these URLs, read from the build. */
+function gzipKb(urls: string[]): number {
+  let bytes = 0;
+  for (const url of new Set(urls)) {
+    const pathname = new URL(url).pathname;
+    const file = path.join(clientDir, pathname);
+    if (!file.startsWith(clientDir) || !existsSync(file)) continue;
+    bytes += gzipSync(readFileSync(file), { level: 9 }).length;
+  }
+  return Math.round((bytes / 1024) * 10) / 10;
+}
+
+async function signIn(request: import('@playwright/test').APIRequestContext): Promise<boolean> {
+  const response = await request.post(`${base}/api/v1/auth/login`, {
+    data: { email: DEMO_CREDENTIALS.email, password: DEMO_CREDENTIALS.password, remember: true },
+    headers: { origin: base },
+  });
+  return response.ok();
+}
+
+async function waitFor(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(url).catch(() => undefined);
+    if (response?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`server did not become healthy at ${url}`);
+}
