@@ -72,6 +72,9 @@ export interface ProviderAdapter {
   /** Maps a successful JSON body (parsed with zod) to an OpenAI chat completion named `publicModel`. */
   parseResponse(body: unknown, publicModel: string, context: AdapterContext): ChatCompletion;
   createStreamParser(publicModel: string, context: AdapterContext): StreamParser;
-  /** Maps an error response (status, parsed body or text, headers) to a classified error. */
-  mapError(status: number, body: unknown, headers: Record<string, string | undefined>): UpstreamError;
+  /**
+   * Maps an error response (status, parsed body or text, headers) to a classified error. The
+   * optional context turns a `Retry-After` HTTP-date into a delay when the response has no `Date` header.
+   */
+  mapError(status: number, body: unknown, headers: Record<string, string | undefined>, context?: AdapterContext): UpstreamError;
 }

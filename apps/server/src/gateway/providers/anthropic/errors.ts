@@ -1,0 +1,51 @@
+import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
+import { headerValue } from '../common/headers.ts';
+import { retryAfterFromHeaders } from '../common/retry-after.ts';
+import type { UpstreamError } from '../types.ts';
+import { AnthropicErrorBody } from './schemas.ts';
+
+type Headers = Record<string, string | undefined>;
+
+/**
+ * Without `retry-after`, the reset instant of the exhausted budget (RFC 3339 timestamps).
+ * https://docs.anthropic.com/en/api/rate-limits#response-headers
+ */
+function retryAfterFromResets(headers: Headers, now: (() => number) | undefined): number | undefined {
+  const dateHeader = headerValue(headers, 'date');
+  const reference = dateHeader !== undefined && Number.isFinite(Date.parse(dateHeader)) ? Date.parse(dateHeader) : now?.();
+  if (reference === undefined) return undefined;
+  const resets = ['anthropic-ratelimit-requests-reset', 'anthropic-ratelimit-tokens-reset', 'anthropic-ratelimit-input-tokens-reset']
+    .map((name) => headerValue(headers, name))
+    .map((value) => (value === undefined ? Number.NaN : Date.parse(value)))
+    .filter((value) => Number.isFinite(value));
+  if (resets.length === 0) return undefined;
+  return Math.max(0, Math.min(...resets) - reference);
+}
+
+/**
+ * https://docs.anthropic.com/en/api/errors#http-errors — 529 `overloaded_error` is Anthropic's
+ * own "temporarily overloaded" status: retryable like a 503.
+ */
+export function mapAnthropicError(status: number, rawBody: unknown, headers: Headers, now?: () => number): UpstreamError {
+  const body = normalizeErrorBody(rawBody);
+  const parsed = AnthropicErrorBody.safeParse(body);
+  const message = parsed.success ? parsed.data.error.message : textExcerpt(body);
+  const code = parsed.success ? parsed.data.error.type : undefined;
+  const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (status === 429 ? retryAfterFromResets(headers, now) : undefined);
+  return classifyUpstreamError(status, { providerName: 'Anthropic', message, code, retryAfterMs });
+}
+
+/** The HTTP status an in-stream error type stands for. https://docs.anthropic.com/en/api/errors#http-errors */
+export function statusOfAnthropicErrorType(type: string): number {
+  const statuses: Record<string, number> = {
+    invalid_request_error: 400,
+    authentication_error: 401,
+    permission_error: 403,
+    not_found_error: 404,
+    request_too_large: 413,
+    rate_limit_error: 429,
+    api_error: 500,
+    overloaded_error: 529,
+  };
+  return statuses[type] ?? 500;
+}

@@ -1,0 +1,40 @@
+import type { ModelInfo } from '@conductor/shared';
+import type { ChatCompletionRequest, ChatMessage } from '@conductor/shared/openai/chat';
+import { compact, isInstruction, maxTokensOf, stopList } from '../common/messages.ts';
+import type { ProviderCredentials, UpstreamRequest } from '../types.ts';
+
+/**
+ * v2 messages take the roles `system`, `user`, `assistant` (and `tool`, which needs a
+ * `tool_call_id` this API cannot carry, so it is sent as user text); content is a string or text
+ * parts, passed through as they came. https://docs.cohere.com/reference/chat#request.body.messages
+ */
+function mapMessage(message: ChatMessage): { role: 'system' | 'user' | 'assistant'; content: ChatMessage['content'] & {} } {
+  const role = isInstruction(message) ? 'system' : message.role === 'assistant' ? 'assistant' : 'user';
+  return { role, content: message.content ?? '' };
+}
+
+/** `POST {base}/v2/chat` with `Authorization: Bearer`. https://docs.cohere.com/reference/chat */
+export function buildCohereRequest(request: ChatCompletionRequest, model: ModelInfo, credentials: ProviderCredentials): UpstreamRequest {
+  const body = compact({
+    model: model.upstreamModel,
+    messages: request.messages.map(mapMessage),
+    temperature: request.temperature,
+    p: request.top_p,
+    max_tokens: maxTokensOf(request),
+    stop_sequences: stopList(request.stop),
+    frequency_penalty: request.frequency_penalty,
+    presence_penalty: request.presence_penalty,
+    seed: request.seed,
+    stream: request.stream,
+  });
+  return {
+    url: `${credentials.baseUrl}/v2/chat`,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${credentials.apiKey}`,
+      'content-type': 'application/json',
+      accept: request.stream ? 'text/event-stream' : 'application/json',
+    },
+    body: JSON.stringify(body),
+  };
+}

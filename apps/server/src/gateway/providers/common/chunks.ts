@@ -1,0 +1,108 @@
+import type { ChatCompletion, ChatCompletionChunk, FinishReason, Usage } from '@conductor/shared/openai/chat';
+import type { AdapterContext } from '../types.ts';
+
+/** `chatcmpl-…` ids: the context's id, prefixed unless it already is. */
+export function completionId(context: AdapterContext): string {
+  const id = context.generateId();
+  return id.startsWith('chatcmpl-') ? id : `chatcmpl-${id}`;
+}
+
+export function unixSeconds(context: AdapterContext): number {
+  return Math.floor(context.now() / 1000);
+}
+
+export function usageOf(promptTokens: number, completionTokens: number, totalTokens?: number): Usage {
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: totalTokens ?? promptTokens + completionTokens };
+}
+
+export function completionOf(input: {
+  id: string;
+  created: number;
+  model: string;
+  content: string | null;
+  finishReason: FinishReason | null;
+  usage: Usage;
+}): ChatCompletion {
+  return {
+    id: input.id,
+    object: 'chat.completion',
+    created: input.created,
+    model: input.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: input.content }, finish_reason: input.finishReason }],
+    usage: input.usage,
+  };
+}
+
+/**
+ * Builds the OpenAI chunk sequence every adapter emits, whatever the upstream's event shape
+ * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming): a role delta first,
+ * content deltas, one chunk carrying `finish_reason`, then a usage chunk with empty `choices`
+ * (the shape OpenAI sends for `stream_options.include_usage`; the gateway drops it when the client
+ * did not ask for usage).
+ */
+export class ChunkSequence {
+  readonly #model: string;
+  #id: string;
+  #created: number;
+  #started = false;
+  #finished = false;
+
+  constructor(model: string, id: string, created: number) {
+    this.#model = model;
+    this.#id = id;
+    this.#created = created;
+  }
+
+  /** Adopts the upstream's id and timestamp when they arrive before the first chunk. */
+  identify(id: string | undefined, created: number | undefined): void {
+    if (this.#started) return;
+    // Azure's leading prompt-filter chunk carries `"id": ""` and `"created": 0`: not an identity.
+    if (id) this.#id = id;
+    if (created !== undefined && created > 0) this.#created = created;
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  #chunk(delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: FinishReason | null): ChatCompletionChunk {
+    return {
+      id: this.#id,
+      object: 'chat.completion.chunk',
+      created: this.#created,
+      model: this.#model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    };
+  }
+
+  /** The role delta, once; later calls return nothing. */
+  start(): ChatCompletionChunk[] {
+    if (this.#started) return [];
+    this.#started = true;
+    return [this.#chunk({ role: 'assistant', content: '' }, null)];
+  }
+
+  /** The role delta if not yet sent, then the text (nothing for empty text). */
+  content(text: string): ChatCompletionChunk[] {
+    const chunks = this.start();
+    if (text !== '') chunks.push(this.#chunk({ content: text }, null));
+    return chunks;
+  }
+
+  /** The finish chunk, once. */
+  finish(reason: FinishReason): ChatCompletionChunk[] {
+    const chunks = this.start();
+    if (this.#finished) return chunks;
+    this.#finished = true;
+    chunks.push(this.#chunk({}, reason));
+    return chunks;
+  }
+
+  usage(usage: Usage): ChatCompletionChunk {
+    return { id: this.#id, object: 'chat.completion.chunk', created: this.#created, model: this.#model, choices: [], usage };
+  }
+}

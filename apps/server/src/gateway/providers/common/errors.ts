@@ -1,0 +1,90 @@
+import type { ErrorDisposition, UpstreamError } from '../types.ts';
+import { redactSecrets } from './secrets.ts';
+
+export interface ErrorDetails {
+  /** Display name of the provider, e.g. `OpenAI`. */
+  providerName: string;
+  /** The upstream's own message, when its error body had one. */
+  message?: string | undefined;
+  /** The upstream's machine-readable code or type (e.g. `insufficient_quota`, `overloaded_error`). */
+  code?: string | undefined;
+  retryAfterMs?: number | undefined;
+}
+
+function result(
+  status: number,
+  type: string,
+  disposition: ErrorDisposition,
+  message: string,
+  retryAfterMs: number | undefined,
+): UpstreamError {
+  return retryAfterMs === undefined ? { status, type, message, disposition } : { status, type, message, disposition, retryAfterMs };
+}
+
+/** Quota exhaustion is a 429 that no retry fixes (OpenAI `insufficient_quota`, Gemini billing). */
+const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached', 'billing_not_active']);
+
+/**
+ * One classification for every provider: what the client sees and what the router may do.
+ * 401/403 are our key's fault (terminal, and the upstream text is never echoed because it may
+ * quote the key); 400/413/422 are the request's fault (terminal); 404 is an unknown model or
+ * deployment (another target may serve it: fallback); 408/409/429/499/5xx are transient (retryable),
+ * except quota or billing exhaustion (402, or a 429 with a quota code: fallback).
+ */
+export function classifyUpstreamError(status: number, details: ErrorDetails): UpstreamError {
+  const { providerName, retryAfterMs } = details;
+  const upstreamText = details.message ? redactSecrets(details.message) : undefined;
+  const described = (fallback: string) => `${providerName}: ${upstreamText ?? fallback}`;
+
+  if (status === 401) {
+    return result(401, 'authentication_error', 'terminal', `${providerName} rejected the provider API key (HTTP 401).`, undefined);
+  }
+  if (status === 403) {
+    return result(403, 'permission_error', 'terminal', `${providerName} refused access with the provider API key (HTTP 403).`, undefined);
+  }
+  if (status === 402) return result(429, 'insufficient_quota', 'fallback', described('billing limit reached'), retryAfterMs);
+  if (status === 499) return result(502, 'upstream_error', 'retryable', described('the provider cancelled the request'), retryAfterMs);
+  if (status === 404) return result(404, 'not_found_error', 'fallback', described('model or deployment not found'), undefined);
+  if (status === 408) return result(504, 'timeout_error', 'retryable', described('the upstream request timed out'), retryAfterMs);
+  if (status === 409) return result(409, 'api_error', 'retryable', described('conflict, please retry'), retryAfterMs);
+  if (status === 429) {
+    if (details.code !== undefined && QUOTA_CODES.has(details.code)) {
+      return result(429, 'insufficient_quota', 'fallback', described('quota exceeded'), retryAfterMs);
+    }
+    return result(429, 'rate_limit_error', 'retryable', described('rate limit exceeded'), retryAfterMs);
+  }
+  if (status === 529 || status === 503) {
+    return result(503, 'upstream_error', 'retryable', described('the provider is overloaded'), retryAfterMs);
+  }
+  if (status === 504) return result(504, 'timeout_error', 'retryable', described('the provider timed out'), retryAfterMs);
+  if (status >= 500) return result(502, 'upstream_error', 'retryable', described(`upstream error (HTTP ${status})`), retryAfterMs);
+  if (status === 413) return result(413, 'invalid_request_error', 'terminal', described('request too large'), undefined);
+  if (status >= 400) {
+    return result(400, 'invalid_request_error', 'terminal', described(`the provider rejected the request (HTTP ${status})`), undefined);
+  }
+  // Redirects are never followed (the base URL is pinned), and nothing else is an error status.
+  return result(502, 'upstream_error', 'fallback', `${providerName}: unexpected HTTP ${status} from the provider`, undefined);
+}
+
+/**
+ * Error bodies reach adapters parsed as JSON or as raw text; text that is JSON is parsed so the
+ * provider's zod schema can read it, anything else stays text.
+ */
+export function normalizeErrorBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+/** A short, single-line excerpt of a non-JSON error body (HTML error pages from proxies and the like). */
+export function textExcerpt(body: unknown): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  const text = body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text === '' ? undefined : text.slice(0, 200);
+}

@@ -1,0 +1,36 @@
+import type { ErrorDisposition, UpstreamError } from '../types.ts';
+
+/**
+ * Thrown by a `StreamParser` when the upstream reports an error inside the stream (OpenAI's
+ * `data: {"error":…}`, Anthropic's `event: error`, …). It carries the classification like any
+ * `UpstreamError`, so the gateway can treat it the same way.
+ */
+export class ProviderStreamError extends Error implements UpstreamError {
+  readonly status: number;
+  readonly type: string;
+  readonly disposition: ErrorDisposition;
+  readonly retryAfterMs?: number;
+
+  constructor(error: UpstreamError) {
+    super(error.message);
+    this.name = 'ProviderStreamError';
+    this.status = error.status;
+    this.type = error.type;
+    this.disposition = error.disposition;
+    if (error.retryAfterMs !== undefined) this.retryAfterMs = error.retryAfterMs;
+  }
+}
+
+/** Thrown when an upstream event does not match the provider's documented schema. */
+export class ProviderProtocolError extends ProviderStreamError {
+  constructor(providerName: string, detail: string) {
+    super({ status: 502, type: 'upstream_error', disposition: 'fallback', message: `${providerName}: unexpected response (${detail})` });
+    this.name = 'ProviderProtocolError';
+  }
+}
+
+export function isUpstreamError(value: unknown): value is UpstreamError {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<Record<keyof UpstreamError, unknown>>;
+  return typeof candidate.status === 'number' && typeof candidate.type === 'string' && typeof candidate.disposition === 'string';
+}

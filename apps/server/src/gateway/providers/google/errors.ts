@@ -1,0 +1,33 @@
+import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
+import { parseDuration, retryAfterFromHeaders } from '../common/retry-after.ts';
+import type { UpstreamError } from '../types.ts';
+import { GeminiErrorBody } from './schemas.ts';
+
+type Headers = Record<string, string | undefined>;
+
+const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
+const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+/**
+ * Google reports a bad key as 400 `INVALID_ARGUMENT` with ErrorInfo reason `API_KEY_INVALID`:
+ * that is an authentication failure, not a bad request. Rate limits (429 `RESOURCE_EXHAUSTED`)
+ * carry the wait in a RetryInfo detail (`"retryDelay": "37s"`).
+ * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
+ * https://cloud.google.com/apis/design/errors#error_details
+ */
+export function mapGeminiError(status: number, rawBody: unknown, headers: Headers, now?: () => number): UpstreamError {
+  const body = normalizeErrorBody(rawBody);
+  const parsed = GeminiErrorBody.safeParse(body);
+  const error = parsed.success ? parsed.data.error : undefined;
+  const details = error?.details ?? [];
+  const retryDelay = details.find((detail) => detail['@type'] === RETRY_INFO)?.retryDelay;
+  const reason = details.find((detail) => detail['@type'] === ERROR_INFO)?.reason;
+  const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (retryDelay === undefined ? undefined : parseDuration(retryDelay));
+  const effectiveStatus = status === 400 && reason === 'API_KEY_INVALID' ? 401 : status;
+  return classifyUpstreamError(effectiveStatus, {
+    providerName: 'Google',
+    message: error?.message ?? textExcerpt(body),
+    code: error?.status,
+    retryAfterMs,
+  });
+}

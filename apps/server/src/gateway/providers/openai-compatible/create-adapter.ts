@@ -1,0 +1,135 @@
+import type { ProviderId } from '@conductor/shared';
+import type { ChatCompletion } from '@conductor/shared/openai/chat';
+import { ChunkSequence, completionId, completionOf, unixSeconds, usageOf } from '../common/chunks.ts';
+import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
+import { retryAfterFromHeaders, retryAfterFromResetHeaders } from '../common/retry-after.ts';
+import { ProviderProtocolError, ProviderStreamError } from '../common/stream-error.ts';
+import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
+import { mapOpenAiFinishReason } from './finish-reason.ts';
+import { buildOpenAiBody, type OpenAiBodyOptions } from './request.ts';
+import { describeErrorMessage, UpstreamChunk, UpstreamCompletion, UpstreamErrorBody } from './schemas.ts';
+
+type Headers = Record<string, string | undefined>;
+
+export interface OpenAiCompatibleConfig {
+  id: ProviderId;
+  /** Display name used in error messages. */
+  name: string;
+  defaultBaseUrl: string;
+  allowedHostSuffixes: readonly string[];
+  body: OpenAiBodyOptions;
+  /** The chat completions URL for a base URL and upstream model. */
+  url(credentials: ProviderCredentials, upstreamModel: string): string;
+  /** The authentication header(s). */
+  authHeaders(credentials: ProviderCredentials): Record<string, string>;
+}
+
+function upstreamErrorMessage(body: UpstreamErrorBody): { message?: string; code?: string } {
+  const message = body.error?.message ?? describeErrorMessage(body.message) ?? describeErrorMessage(body.detail);
+  const code = body.error?.code ?? body.error?.type ?? body.code ?? body.type ?? undefined;
+  return { message: message ?? undefined, code: code === undefined || code === null ? undefined : String(code) };
+}
+
+/** https://platform.openai.com/docs/guides/error-codes/api-errors */
+export function mapOpenAiCompatibleError(
+  name: string,
+  status: number,
+  rawBody: unknown,
+  headers: Headers,
+  now?: () => number,
+): UpstreamError {
+  const body = normalizeErrorBody(rawBody);
+  const parsed = UpstreamErrorBody.safeParse(body);
+  const { message, code } = parsed.success ? upstreamErrorMessage(parsed.data) : { message: textExcerpt(body), code: undefined };
+  const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (status === 429 ? retryAfterFromResetHeaders(headers) : undefined);
+  return classifyUpstreamError(status, { providerName: name, message, code, retryAfterMs });
+}
+
+/** https://platform.openai.com/docs/api-reference/chat/object */
+export function parseOpenAiCompletion(name: string, body: unknown, publicModel: string, context: AdapterContext): ChatCompletion {
+  const parsed = UpstreamCompletion.safeParse(body);
+  if (!parsed.success) throw new ProviderProtocolError(name, 'chat completion did not match the documented shape');
+  const completion = parsed.data;
+  const choice = completion.choices[0]!;
+  const usage = completion.usage;
+  return completionOf({
+    id: completion.id || completionId(context),
+    created: completion.created ?? unixSeconds(context),
+    model: publicModel,
+    content: choice.message.content ?? null,
+    finishReason: mapOpenAiFinishReason(choice.finish_reason),
+    usage: usage ? usageOf(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) : usageOf(0, 0),
+  });
+}
+
+/** An in-stream `{"error": …}` payload (OpenAI sends these instead of a chunk when generation fails mid-way). */
+function inStreamError(name: string, data: unknown): ProviderStreamError | undefined {
+  if (typeof data !== 'object' || data === null || !('error' in data)) return undefined;
+  return new ProviderStreamError(mapOpenAiCompatibleError(name, 500, data, {}));
+}
+
+function mapChunk(name: string, sequence: ChunkSequence, data: unknown): StreamStep {
+  const parsed = UpstreamChunk.safeParse(data);
+  if (!parsed.success) throw new ProviderProtocolError(name, 'stream chunk did not match the documented shape');
+  const chunk = parsed.data;
+  sequence.identify(chunk.id, chunk.created);
+  const step: StreamStep = { chunks: [], done: false };
+  // Azure sends a first chunk with empty `choices` carrying only prompt filter results.
+  const choice = chunk.choices.find((entry) => entry.index === 0);
+  if (choice) {
+    step.chunks.push(...sequence.content(choice.delta.content ?? ''));
+    const finish = mapOpenAiFinishReason(choice.finish_reason);
+    if (finish) step.chunks.push(...sequence.finish(finish));
+  }
+  if (chunk.usage) {
+    const usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens, chunk.usage.total_tokens);
+    step.usage = usage;
+    step.chunks.push(sequence.usage(usage));
+  }
+  return step;
+}
+
+/** https://platform.openai.com/docs/api-reference/chat-streaming — `data: {chunk}` events ending in `data: [DONE]`. */
+export function createOpenAiStreamParser(name: string, publicModel: string, context: AdapterContext): StreamParser {
+  const sequence = new ChunkSequence(publicModel, completionId(context), unixSeconds(context));
+  return {
+    push(event: SseEvent): StreamStep {
+      const data = event.data.trim();
+      if (data === '[DONE]') return { chunks: [], done: true };
+      if (data === '') return { chunks: [], done: false };
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch {
+        throw new ProviderProtocolError(name, 'stream event was not JSON');
+      }
+      const error = inStreamError(name, json);
+      if (error) throw error;
+      return mapChunk(name, sequence, json);
+    },
+  };
+}
+
+/** Builds a full adapter for an OpenAI-compatible upstream from its few differences. */
+export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): ProviderAdapter {
+  return {
+    id: config.id,
+    defaultBaseUrl: config.defaultBaseUrl,
+    allowedHostSuffixes: config.allowedHostSuffixes,
+    buildRequest(request, model, credentials) {
+      return {
+        url: config.url(credentials, model.upstreamModel),
+        method: 'POST',
+        headers: {
+          ...config.authHeaders(credentials),
+          'content-type': 'application/json',
+          accept: request.stream ? 'text/event-stream' : 'application/json',
+        },
+        body: JSON.stringify(buildOpenAiBody(request, model, config.body)),
+      };
+    },
+    parseResponse: (body, publicModel, context) => parseOpenAiCompletion(config.name, body, publicModel, context),
+    createStreamParser: (publicModel, context) => createOpenAiStreamParser(config.name, publicModel, context),
+    mapError: (status, body, headers, context) => mapOpenAiCompatibleError(config.name, status, body, headers, context?.now),
+  };
+}

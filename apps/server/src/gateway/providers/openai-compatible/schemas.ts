@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * OpenAI-compatible wire bodies (OpenAI, Azure OpenAI, Mistral), parsed loosely: only the members
+ * the gateway reads are checked, the rest pass unnoticed.
+ * https://platform.openai.com/docs/api-reference/chat/object
+ */
+export const UpstreamUsage = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative().default(0),
+  total_tokens: z.number().int().nonnegative().optional(),
+});
+
+const TextContent = z.union([
+  z.string(),
+  z.array(z.object({ type: z.string(), text: z.string().optional() })).transform((parts) => parts.map((part) => part.text ?? '').join('')),
+]);
+
+export const UpstreamCompletion = z.object({
+  id: z.string(),
+  created: z.number().int().optional(),
+  choices: z
+    .array(
+      z.object({
+        index: z.number().int().default(0),
+        message: z.object({ content: TextContent.nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+  usage: UpstreamUsage.nullable().optional(),
+});
+export type UpstreamCompletion = z.infer<typeof UpstreamCompletion>;
+
+/** https://platform.openai.com/docs/api-reference/chat-streaming/streaming */
+export const UpstreamChunk = z.object({
+  id: z.string().optional(),
+  created: z.number().int().optional(),
+  choices: z
+    .array(
+      z.object({
+        index: z.number().int().default(0),
+        delta: z.object({ role: z.string().nullable().optional(), content: TextContent.nullable().optional() }).default({}),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .default([]),
+  usage: UpstreamUsage.nullable().optional(),
+});
+export type UpstreamChunk = z.infer<typeof UpstreamChunk>;
+
+/**
+ * OpenAI and Azure: `{"error": {"message", "type", "code"}}`
+ * (https://platform.openai.com/docs/guides/error-codes). Mistral answers `{"message": …}`,
+ * `{"detail": "Unauthorized"}`, or for validation errors `{"object": "error", "message": {"detail": [{"msg": …}]}, "type": …}`
+ * (https://docs.mistral.ai/api/).
+ */
+export const UpstreamErrorBody = z.object({
+  error: z
+    .object({
+      message: z.string().nullable().optional(),
+      type: z.string().nullable().optional(),
+      code: z.union([z.string(), z.number()]).nullable().optional(),
+    })
+    .optional(),
+  message: z.unknown().optional(),
+  type: z.string().nullable().optional(),
+  code: z.union([z.string(), z.number()]).nullable().optional(),
+  detail: z.unknown().optional(),
+});
+export type UpstreamErrorBody = z.infer<typeof UpstreamErrorBody>;
+
+const ValidationDetail = z.object({
+  detail: z.array(z.object({ msg: z.string(), loc: z.array(z.union([z.string(), z.number()])).optional() })),
+});
+
+/** A readable line from a message that is a string, a `{detail: [...]}` validation report, or absent. */
+export function describeErrorMessage(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const validation = ValidationDetail.safeParse(value);
+  if (!validation.success) return undefined;
+  return validation.data.detail.map((entry) => (entry.loc ? `${entry.loc.join('.')}: ${entry.msg}` : entry.msg)).join('; ');
+}
