@@ -62,12 +62,7 @@ try {
       continue;
     }
     // A warm-up load fills nothing: Lighthouse clears the cache itself; the first run only absorbs cold-start noise.
-    await lighthouse(`${base}${page}`, {
-      port: debuggingPort,
-      output: 'json',
-      logLevel: 'error',
-      disableStorageReset: page === '/dashboard',
-    });
+    await lighthouse(`${base}${page}`, { port: debuggingPort, output: 'json', logLevel: 'error', disableStorageReset: page === '/dashboard' });
     const result = await lighthouse(`${base}${page}`, {
       port: debuggingPort,
       output: 'json',
@@ -77,8 +72,7 @@ try {
     });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`);
-    const requests =
-      (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
+    const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
     const js = gzipKb(requests.filter((item) => item.resourceType === 'Script').map((item) => item.url));
     const css = gzipKb(requests.filter((item) => item.resourceType === 'Stylesheet').map((item) => item.url));
     const performance = Math.round((lhr.categories.performance?.score ?? 0) * 100);

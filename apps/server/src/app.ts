@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Env } from './config/env.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
+import { syncDemoAccount } from './db/seed.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
@@ -17,6 +18,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalPlugin } from './modules/portal/portal.plugin.ts';
 import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
+import { registerOpenApi } from './modules/support/openapi.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -38,6 +40,8 @@ export interface BuildAppOptions {
   /** Serve the built web app (default true). */
   serveWeb?: boolean;
   logger?: boolean | object;
+  /** Sees every route as it is registered (the security suite enumerates routes with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -51,6 +55,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Before any route, so the OpenAPI document (GET /v1/openapi.json) sees every route of the app.
+  await registerOpenApi(app, VERSION);
 
   const ownsDatabase = !options.database;
   const database =
@@ -75,6 +82,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // First, so every route (the 404 handler included) logs through its credential-redacting request serializer.
+  await registerSessionAuth(app);
   registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   registerErrorHandler(app);
   registerMetrics(app, context.metrics, env.METRICS_TOKEN);
@@ -82,13 +91,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  await registerSessionAuth(app);
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(portalPlugin);
   await app.register(publicSitePlugin);
   await app.register(supportPlugin);
   await app.register(gatewayPlugin);
+  await syncDemoAccount(context, app.log); // DEMO_ACCOUNT=on: the demo account and its usage history; off: removed.
 
   if (options.serveWeb !== false) {
     await registerWeb(app, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST, siteMode: env.SITE_MODE });

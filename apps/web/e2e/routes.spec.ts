@@ -4,7 +4,7 @@ import { expect, test, waitForHydration } from './fixtures';
 const PUBLIC_ROUTES: { path: string; heading: RegExp }[] = [
   { path: '/', heading: /One API for every LLM/ },
   { path: '/home', heading: /One API for every LLM/ },
-  { path: '/pricing', heading: /Pricing/ },
+  { path: '/pricing', heading: /Simple, transparent pricing/ },
   { path: '/status', heading: /System Status/ },
   { path: '/about', heading: /About Conductor/ },
   { path: '/blog', heading: /Blog/ },

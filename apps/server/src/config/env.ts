@@ -44,6 +44,8 @@ export const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Conductor <no-reply@conductor.dev>'),
   WEB_DIST_DIR: optionalString,
   HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /** Records /status history; default on, except under NODE_ENV=test where it must be switched on. */
+  HEALTH_CHECK_SCHEDULER: z.enum(['on', 'off']).optional(),
   METRICS_TOKEN: optionalString,
   // Hosted provider keys and base URLs (base URLs are overridable so tests aim at fake upstreams).
   OPENAI_API_KEY: optionalString,
@@ -65,6 +67,11 @@ export const EnvSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // Gateway tuning: circuit breaker per upstream, usage batching, and the Redis key prefix for limits.
+  GATEWAY_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  GATEWAY_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  GATEWAY_USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  GATEWAY_REDIS_PREFIX: z.string().min(1).max(100).default('conductor:'),
   // Single sign-on providers, enabled by their client id and secret.
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,

@@ -1,4 +1,74 @@
+import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { GatewayPrincipal } from './auth/api-key-auth.ts';
+import { GatewayError } from './gateway-error.ts';
+import { createGatewayRuntime, type GatewayRuntime } from './gateway-runtime.ts';
+import { overheadMs, sendGatewayError, servedHeaders } from './pipeline/responses.ts';
+import { catalogueRoutes } from './routes/catalogue.routes.ts';
+import { chatCompletionsRoutes } from './routes/chat-completions.routes.ts';
 
-/** The OpenAI-compatible gateway under /v1 (chat completions, models, providers). */
-export const gatewayPlugin: FastifyPluginAsyncZod = async () => {};
+export { invalidateAccountCache, invalidateApiKeyCache, invalidateProviderKeyCache } from './auth/api-key-auth.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The gateway's shared state: breakers (for health), the usage meter (flush in tests), limits. */
+    gateway: GatewayRuntime;
+  }
+  interface FastifyRequest {
+    /** The API key's principal on `/v1` gateway routes (set before the body is read). */
+    gatewayPrincipal: GatewayPrincipal | null;
+  }
+}
+
+const BODY_ERRORS: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'Request body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'Request body must not be empty when Content-Type is application/json.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'request_too_large', 'Request body is too large.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Content-Type must be application/json.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body.'],
+};
+
+/** Client errors raised by Fastify itself (body parsing), in the OpenAI envelope; anything else goes to the app's handler. */
+function asGatewayError(error: FastifyError): GatewayError | undefined {
+  if (error instanceof GatewayError) return error;
+  const known = error.code ? BODY_ERRORS[error.code] : undefined;
+  if (known) return new GatewayError(known[0], 'invalid_request_error', known[1], known[2]);
+  if (error instanceof SyntaxError)
+    return new GatewayError(400, 'invalid_request_error', 'invalid_json', 'Request body is not valid JSON.');
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500)
+    return new GatewayError(status, status === 429 ? 'rate_limit_error' : 'invalid_request_error', 'invalid_request', error.message);
+  return undefined;
+}
+
+function gatewayRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.decorateRequest('gatewayPrincipal', null);
+    // Authentication runs before the body is parsed: an unauthenticated caller costs no body parsing.
+    app.addHook('onRequest', async (request) => {
+      request.gatewayPrincipal = await runtime.authenticator.authenticate(request.headers.authorization);
+    });
+    app.setErrorHandler((error: FastifyError, _request, reply) => {
+      const gatewayError = asGatewayError(error);
+      if (!gatewayError) throw error;
+      return sendGatewayError(reply, gatewayError, servedHeaders({}, overheadMs(reply, 0)));
+    });
+    await app.register(chatCompletionsRoutes(runtime));
+    await app.register(catalogueRoutes(runtime));
+  };
+}
+
+/**
+ * The OpenAI-compatible gateway under /v1 (chat completions, models, providers). The runtime
+ * is decorated on the root instance (health reads its breakers); the routes live in their own
+ * encapsulated context with the gateway's authentication and error envelope.
+ */
+export const gatewayPlugin: FastifyPluginAsyncZod = async (app) => {
+  const runtime = createGatewayRuntime(app.context, app.log);
+  app.decorate('gateway', runtime);
+  app.addHook('onClose', async () => runtime.close());
+  await app.register(gatewayRoutes(runtime));
+};
+
+// Like fastify-plugin: the decoration must be visible to the whole app, not only this plugin.
+Object.defineProperty(gatewayPlugin, Symbol.for('skip-override'), { value: true });

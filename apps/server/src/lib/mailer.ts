@@ -26,12 +26,14 @@ export function createMailer(
   const transport = context.env.SMTP_URL ? nodemailer.createTransport(context.env.SMTP_URL) : null;
   return {
     async send(message) {
+      // With real SMTP only the envelope is kept: bodies may hold one-time links (password resets).
+      const storedText = transport ? '[delivered by SMTP; body not stored]' : message.text;
       const [row] = await context.database.db
         .insert(outboxEmails)
         .values({
           to: message.to,
           subject: message.subject,
-          text: message.text,
+          text: storedText,
           kind: message.kind,
           createdAt: new Date(context.clock.now()),
         })

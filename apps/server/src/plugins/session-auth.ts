@@ -25,6 +25,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCookie);
+  redactCredentialsInRequestLogs(app);
   const secure = app.context.env.PUBLIC_URL?.startsWith('https:') ?? app.context.env.NODE_ENV === 'production';
   app.decorateRequest('auth', null);
 
@@ -76,4 +77,36 @@ function refererOrigin(referer: string | undefined): string | undefined {
   } catch {
     return 'invalid:';
   }
+}
+
+/** Query parameters that carry credentials: one-time links, sign-on codes and tokens. */
+const SECRET_PARAMETERS =
+  /^(code|token|state|nonce|code_verifier|code_challenge|id_token|access_token|refresh_token|client_secret|password|key|api_key)$/i;
+
+/** A URL fit for logs: credential-bearing query values replaced. */
+export function redactUrl(url: string): string {
+  const index = url.indexOf('?');
+  if (index === -1) return url;
+  const params = new URLSearchParams(url.slice(index + 1));
+  for (const name of new Set(params.keys())) if (SECRET_PARAMETERS.test(name)) params.set(name, '[redacted]');
+  return `${url.slice(0, index)}?${params.toString()}`;
+}
+
+/**
+ * Request logs print the URL; reset links (`?token=`) and sign-on callbacks (`?code=`) must
+ * not leave their secrets there. Applies to every route registered after this call.
+ */
+function redactCredentialsInRequestLogs(app: FastifyInstance): void {
+  const serializers = {
+    req: (request: FastifyRequest) => ({
+      method: request.method,
+      url: redactUrl(request.url),
+      host: request.host,
+      remoteAddress: request.ip,
+      remotePort: request.socket?.remotePort,
+    }),
+  };
+  app.setChildLoggerFactory((logger, bindings, options) =>
+    logger.child(bindings, { ...options, serializers: { ...options?.serializers, ...serializers } }),
+  );
 }

@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { withWaitlistMeta } from '../modules/public-site/landing-meta.ts';
 import { contentSecurityPolicyFor } from './security-headers.ts';
 
 const API_PREFIXES = ['/api/', '/v1/', '/oidc/'];
@@ -34,7 +35,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   const readHtml = (file: string): HtmlPage => {
     let page = htmlCache.get(file);
     if (page === undefined) {
-      const html = readFileSync(file, 'utf8').replace('<html lang="en"', `<html lang="en" data-site-mode="${options.siteMode}"`);
+      let html = readFileSync(file, 'utf8').replace('<html lang="en"', `<html lang="en" data-site-mode="${options.siteMode}"`);
+      if (options.siteMode === 'waitlist' && file === path.join(root, 'index.html')) html = withWaitlistMeta(html);
       page = { html, csp: contentSecurityPolicyFor(html), gzip: gzipSync(html), brotli: brotliCompressSync(html) };
       htmlCache.set(file, page);
     }

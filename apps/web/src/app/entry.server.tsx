@@ -9,7 +9,11 @@ export default async function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ): Promise<Response> {
-  const { prelude } = await prerender(<ServerRouter context={routerContext} url={request.url} />);
+  // Nothing streams at build time: every Suspense boundary is written in place (React would otherwise move
+  // large ones into hidden segments revealed by an inline script, unreadable without JavaScript).
+  const { prelude } = await prerender(<ServerRouter context={routerContext} url={request.url} />, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  });
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(prelude, { headers: responseHeaders, status: responseStatusCode });
 }

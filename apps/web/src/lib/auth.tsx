@@ -1,5 +1,6 @@
 import { MESSAGES, type PublicUser, type SessionResponse } from '@conductor/shared';
-import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { api, onServerError, onUnauthorized } from './api-client';
 
@@ -67,6 +68,11 @@ export const authStore = {
   setUser(user: PublicUser): void {
     setState({ user, isAuthenticated: true, isLoading: false });
   },
+  /** After sign-in, registration or single sign-on: the user the server just answered with is current. */
+  signedIn(user: PublicUser): void {
+    lastFetchedAt = Date.now();
+    setState({ user, isAuthenticated: true, isLoading: false });
+  },
   clear(): void {
     setState(SIGNED_OUT);
   },
@@ -111,22 +117,55 @@ export async function signOut(): Promise<void> {
 
 const AuthContext = createContext<AuthState>(SERVER_SNAPSHOT);
 
+/** How often returning to the tab re-checks the session with the server. */
+const REVALIDATE_INTERVAL_MS = 15_000;
+
+/**
+ * While signed in, coming back to the tab asks the server whether the session still stands
+ * (it may have expired, been revoked by a password reset, or ended by a sign-out elsewhere).
+ * The check goes through the central client, so a 401 logs out like any other.
+ */
+function useSessionRevalidation(): void {
+  const lastCheck = useRef(0);
+  useEffect(() => {
+    const revalidate = () => {
+      if (document.visibilityState !== 'visible' || !authStore.getSnapshot().isAuthenticated) return;
+      if (Date.now() - lastCheck.current < REVALIDATE_INTERVAL_MS) return;
+      lastCheck.current = Date.now();
+      api
+        .get<{ user: PublicUser }>('/auth/me')
+        .then(({ user }) => authStore.setUser(user))
+        .catch(() => undefined);
+    };
+    window.addEventListener('focus', revalidate);
+    document.addEventListener('visibilitychange', revalidate);
+    return () => {
+      window.removeEventListener('focus', revalidate);
+      document.removeEventListener('visibilitychange', revalidate);
+    };
+  }, []);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const value = useSyncExternalStore(authStore.subscribe, authStore.getSnapshot, authStore.getServerSnapshot);
+  const navigate = useNavigate();
+  useSessionRevalidation();
   useEffect(() => {
     void loadSession();
     const offUnauthorized = onUnauthorized(() => {
       if (!authStore.getSnapshot().isAuthenticated) return;
       authStore.clear();
+      lastFetchedAt = Date.now();
       toast.error(MESSAGES.sessionExpired, { id: 'session-expired' });
-      window.location.assign('/login');
+      // In-app navigation keeps the toast on screen (a full page load would drop it).
+      navigate('/login', { replace: true });
     });
     const offServerError = onServerError(() => toast.error(MESSAGES.serverError, { id: 'server-error' }));
     return () => {
       offUnauthorized();
       offServerError();
     };
-  }, []);
+  }, [navigate]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -41,4 +41,7 @@ export const PersonName = z
   .trim()
   .min(1, MESSAGES.register.nameRequired)
   .min(2, MESSAGES.register.nameTooShort)
-  .max(100, 'Name must be at most 100 characters');
+  .max(100, 'Name must be at most 100 characters')
+  // Control characters (NUL above all: PostgreSQL text refuses it) have no place in a name.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'Name must not contain control characters' });

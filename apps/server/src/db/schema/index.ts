@@ -39,6 +39,8 @@ export const users = pgTable(
     oidcProvider: text('oidc_provider'),
     oidcClaims: jsonb('oidc_claims').$type<Record<string, unknown>>(),
     isDemo: boolean('is_demo').notNull().default(false),
+    /** The account's default gateway routing policy (`{strategy, targets?}`); null means the built-in default. */
+    routingPolicy: jsonb('routing_policy').$type<{ strategy: string; targets?: { provider: string; model: string; weight?: number }[] }>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

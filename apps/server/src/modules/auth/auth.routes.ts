@@ -1,29 +1,158 @@
-import { SessionResponse } from '@conductor/shared';
+import {
+  AuthMessageResponse,
+  AuthUserResponse,
+  ForgotPasswordRequest,
+  LoginRequest,
+  MESSAGES,
+  RegisterRequest,
+  ResetPasswordRequest,
+  SessionResponse,
+} from '@conductor/shared';
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
+import { oidcPlugin } from '../oidc/oidc.plugin.ts';
+import type { UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
-import { revokeSession } from './session.service.ts';
+import { authenticate, registerAccount } from './auth.service.ts';
+import { devOutboxRoutes } from './dev-outbox.routes.ts';
+import { consumeOrWait, createLimiter } from './limiter.ts';
+import { createLoginThrottle } from './login-throttle.ts';
+import { resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
+import { publicOrigin } from './public-origin.ts';
+import { createSession, revokeSession } from './session.service.ts';
+
+const tags = ['Auth'];
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { database, clock } = app.context;
+  const { database, clock, env, redis, mailer } = app.context;
+  const db = database.db;
+  const throttle = createLoginThrottle(redis);
+  const registrations = createLimiter({ name: 'register-ip', points: 200, durationSeconds: 10 * 60, redis });
+  const resetRequestsPerIp = createLimiter({ name: 'reset-ip', points: 10, durationSeconds: 15 * 60, redis });
+  const resetMailsPerAccount = createLimiter({ name: 'reset-account', points: 3, durationSeconds: 60 * 60, redis });
+  /** Reset e-mails go out after the answer (same timing whether or not the account exists); close waits for them. */
+  const pendingMail = new Set<Promise<void>>();
+  app.addHook('onClose', async () => void (await Promise.allSettled([...pendingMail])));
+
+  /** Opens a session for the user (replacing the caller's previous one) and answers with the portal user. */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, remember: boolean) {
+    const now = clock.now();
+    if (request.auth) await revokeSession(db, request.auth.session.tokenHash, now);
+    const session = await createSession(db, user.id, { remember, userAgent: request.headers['user-agent'], ip: request.ip, now });
+    app.setSessionCookie(reply, session);
+    reply.header('cache-control', 'no-store');
+    return { user: await toPublicUser(db, user, now) };
+  }
+
+  async function limitByIp(limiter: ReturnType<typeof createLimiter>, request: FastifyRequest) {
+    const waitMs = await consumeOrWait(limiter, request.ip);
+    if (waitMs > 0) {
+      throw new AppError('rate_limited', MESSAGES.rateLimited, {
+        retryAfterSeconds: Math.ceil(waitMs / 1000),
+      });
+    }
+  }
 
   app.get(
     '/api/v1/auth/session',
-    { schema: { tags: ['Auth'], summary: 'The current session', response: { 200: SessionResponse } } },
+    { schema: { tags, summary: 'The current session', response: { 200: SessionResponse } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!request.auth) return { isAuthenticated: false as const, user: null };
-      return { isAuthenticated: true as const, user: await toPublicUser(database.db, request.auth.user, clock.now()) };
+      return { isAuthenticated: true as const, user: await toPublicUser(db, request.auth.user, clock.now()) };
+    },
+  );
+
+  app.get(
+    '/api/v1/auth/me',
+    {
+      schema: { tags, summary: 'The signed-in user; 401 when the session has ended', response: { 200: AuthUserResponse } },
+      preHandler: app.requireUser,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { user: await toPublicUser(db, request.auth!.user, clock.now()) };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/register',
+    { schema: { tags, summary: 'Create an account and sign in', body: RegisterRequest, response: { 201: AuthUserResponse } } },
+    async (request, reply) => {
+      await limitByIp(registrations, request);
+      const user = await registerAccount(db, request.body, clock.now());
+      const body = await signIn(request, reply, user, false);
+      return reply.status(201).send(body);
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/login',
+    { schema: { tags, summary: 'Sign in with e-mail and password', body: LoginRequest, response: { 200: AuthUserResponse } } },
+    async (request, reply) => {
+      const user = await authenticate(db, throttle, { email: request.body.email, password: request.body.password, ip: request.ip });
+      return signIn(request, reply, user, request.body.remember);
     },
   );
 
   app.post(
     '/api/v1/auth/logout',
-    { schema: { tags: ['Auth'], summary: 'Sign out: revokes the session', response: { 200: z.object({ ok: z.literal(true) }) } } },
+    { schema: { tags, summary: 'Sign out: revokes the session', response: { 200: z.object({ ok: z.literal(true) }) } } },
     async (request, reply) => {
-      if (request.auth) await revokeSession(database.db, request.auth.session.tokenHash, clock.now());
+      if (request.auth) await revokeSession(db, request.auth.session.tokenHash, clock.now());
       app.clearSessionCookie(reply);
       return { ok: true as const };
     },
   );
+
+  app.post(
+    '/api/v1/auth/forgot-password',
+    {
+      schema: {
+        tags,
+        summary: 'E-mail a single-use password reset link (same answer whether or not the account exists)',
+        body: ForgotPasswordRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
+    async (request) => {
+      await limitByIp(resetRequestsPerIp, request);
+      const email = request.body.email.toLowerCase();
+      if ((await consumeOrWait(resetMailsPerAccount, email)) === 0) {
+        const task = sendPasswordResetLink({ db, mailer }, { email, origin: publicOrigin(env, request), now: clock.now() })
+          .catch((error: unknown) => request.log.error({ err: error }, 'password reset e-mail failed'))
+          .finally(() => pendingMail.delete(task));
+        pendingMail.add(task);
+      }
+      return { message: AUTH_COPY.forgotPasswordSent };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/reset-password',
+    {
+      schema: {
+        tags,
+        summary: 'Choose a new password with a reset link; signs the account out everywhere else',
+        body: ResetPasswordRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
+    async (request) => {
+      await limitByIp(resetRequestsPerIp, request);
+      await resetPassword(db, {
+        token: request.body.token,
+        password: request.body.password,
+        now: clock.now(),
+        keepSessionTokenHash: request.auth?.session.tokenHash,
+      });
+      return { message: AUTH_COPY.resetDone };
+    },
+  );
+
+  await app.register(oidcPlugin);
+  if (env.NODE_ENV === 'test') await app.register(devOutboxRoutes);
 };

@@ -4,6 +4,7 @@ import { createTestApp, createUserWithSession, type TestApp } from '../../../tes
 import { sessions } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
+import { SESSION_POLICY } from './session.service.ts';
 
 describe('sessions', () => {
   let harness: TestApp;
@@ -79,6 +80,17 @@ describe('sessions', () => {
       .where(eq(sessions.tokenHash, sha256(token)));
     const response = await harness.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
     expect(response.json().isAuthenticated).toBe(false);
+  });
+
+  it('refuses a session idle for longer than its policy allows', async () => {
+    const { token, cookie } = await createUserWithSession(harness.app);
+    await harness.app.context.database.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - SESSION_POLICY.standard.idleMs - 1000) })
+      .where(eq(sessions.tokenHash, sha256(token)));
+    const response = await harness.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { cookie } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe('unauthorized');
   });
 
   it('refuses cross-origin state-changing requests', async () => {

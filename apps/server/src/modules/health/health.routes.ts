@@ -17,6 +17,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const health = await checkHealth({
         env: app.context.env,
         pingDatabase: app.context.database.ping,
+        ...(app.gateway ? { healthyProviders: () => app.gateway.healthyProviders() } : {}),
         startedAt: app.context.startedAt,
         now: app.context.clock.now,
         version: app.context.version,

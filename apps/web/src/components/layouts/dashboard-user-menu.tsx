@@ -1,52 +1,9 @@
-import { ChevronDown, Home, LogOut } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
-import { useNavigate } from 'react-router';
-import { buttonClasses } from '~/components/ui/button';
-import { planLabel, signOut, useAuth } from '~/lib/auth';
-import { initials } from './site-header';
+import { useAuth } from '~/lib/auth';
+import UserMenu from './user-menu';
 
+/** The dashboard top bar's user menu (the same menu as the site header's, with Home). */
 export function DashboardUserMenu() {
   const { user } = useAuth();
-  const navigate = useNavigate();
   if (!user) return null;
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className={`${buttonClasses('ghost', 'sm')} gap-2`} aria-label="User menu">
-        <span className="flex size-7 items-center justify-center rounded-full bg-accent text-xs font-semibold text-accent-foreground">
-          {initials(user.name)}
-        </span>
-        <span className="hidden max-w-32 truncate sm:inline">{user.name}</span>
-        <ChevronDown className="size-4 text-muted-foreground" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-60 rounded-lg border border-border bg-card p-1 text-sm shadow-lg"
-        >
-          <div className="px-3 py-2">
-            <p className="font-medium">{user.name}</p>
-            <p className="truncate text-muted-foreground">{user.email}</p>
-            <p className="mt-1 text-xs text-muted-foreground">{planLabel(user.plan)} Plan</p>
-          </div>
-          <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          <DropdownMenu.Item
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
-            onSelect={() => navigate('/')}
-          >
-            <Home className="size-4" /> Home
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
-            onSelect={async () => {
-              await signOut();
-              navigate('/');
-            }}
-          >
-            <LogOut className="size-4" /> Sign Out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
+  return <UserMenu user={user} place="dashboard" />;
 }

@@ -1,12 +1,14 @@
-import { ChevronDown, LayoutDashboard, LogOut, Menu, X } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
-import { useEffect, useState } from 'react';
+import { Menu, X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { buttonClasses } from '~/components/ui/button';
 import { Logo } from '~/components/ui/logo';
 import { ThemeToggle } from '~/components/ui/theme-toggle';
 import { planLabel, signOut, useAuth } from '~/lib/auth';
 import { cn } from '~/lib/cn';
+
+/** The signed-in menu (radix dropdown) loads only for signed-in visitors. */
+const UserMenu = lazy(() => import('./user-menu'));
 
 export const HEADER_LINKS = [
   { to: '/home', label: 'Home' },
@@ -78,7 +80,6 @@ export function SiteHeader() {
 
 function AccountArea() {
   const { user, isAuthenticated } = useAuth();
-  const navigate = useNavigate();
   if (!isAuthenticated || !user) {
     return (
       <>
@@ -92,46 +93,9 @@ function AccountArea() {
     );
   }
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className={cn(buttonClasses('ghost', 'sm'), 'gap-2')} aria-label="User menu">
-        <span className="flex size-7 items-center justify-center rounded-full bg-accent text-xs font-semibold text-accent-foreground">
-          {initials(user.name)}
-        </span>
-        <span className="max-w-32 truncate">{user.name}</span>
-        <ChevronDown className="size-4 text-muted-foreground" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-60 rounded-lg border border-border bg-card p-1 text-sm shadow-lg"
-        >
-          <div className="px-3 py-2">
-            <p className="font-medium">{user.name}</p>
-            <p className="truncate text-muted-foreground">{user.email}</p>
-            <p className="mt-1 inline-flex rounded-full bg-accent px-2 py-0.5 text-xs font-medium text-accent-foreground">
-              {planLabel(user.plan)} Plan
-            </p>
-          </div>
-          <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          <DropdownMenu.Item
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
-            onSelect={() => navigate('/dashboard')}
-          >
-            <LayoutDashboard className="size-4" /> Dashboard
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 outline-none data-[highlighted]:bg-muted"
-            onSelect={async () => {
-              await signOut();
-              navigate('/');
-            }}
-          >
-            <LogOut className="size-4" /> Sign Out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Suspense fallback={<span className="h-8 w-36" aria-hidden="true" />}>
+      <UserMenu user={user} />
+    </Suspense>
   );
 }
 
@@ -171,16 +135,5 @@ function MobileAccountArea() {
         Sign Out
       </button>
     </>
-  );
-}
-
-export function initials(name: string): string {
-  return (
-    name
-      .split(/\s+/)
-      .filter(Boolean)
-      .slice(0, 2)
-      .map((part) => part[0]?.toUpperCase())
-      .join('') || '?'
   );
 }

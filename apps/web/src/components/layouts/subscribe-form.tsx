@@ -1,5 +1,6 @@
-import { MESSAGES, SUPPORT, WaitlistEmail } from '@conductor/shared';
-import { useId, useState, type FormEvent } from 'react';
+import { MESSAGES, SUPPORT } from '@conductor/shared';
+import { waitlistFailureMessage } from '@conductor/shared/constants/waitlist';
+import { type FormEvent, useId, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { ApiError, publicApi } from '~/lib/api-client';
 
@@ -13,32 +14,23 @@ export function SubscribeForm() {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = WaitlistEmail.safeParse(email);
-    if (!parsed.success) {
+    if (state.kind === 'loading') return;
+    if (!(await import('@conductor/shared/schemas/waitlist')).WaitlistAddress.safeParse(email).success) {
       setState({ kind: 'error', message: MESSAGES.waitlist.invalidEmail });
       return;
     }
     setState({ kind: 'loading' });
     try {
-      const response = await publicApi.post<{ message: string }>('/waitlist', { email: parsed.data, source: 'footer' });
+      const response = await publicApi.post<{ message: string }>('/waitlist', { email: email.trim(), source: 'footer' });
       setState({ kind: 'success', message: response.message });
       setEmail('');
     } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      setState({
-        kind: 'error',
-        message:
-          status === 409
-            ? MESSAGES.waitlist.duplicate
-            : status === 400
-              ? MESSAGES.waitlist.invalidEmail
-              : MESSAGES.waitlist.otherFailure(SUPPORT.email),
-      });
+      setState({ kind: 'error', message: waitlistFailureMessage(error instanceof ApiError ? error.status : 0, SUPPORT.email) });
     }
   }
 
   return (
-    <form className="mt-3" onSubmit={onSubmit} noValidate>
+    <form className="mt-3" onSubmit={onSubmit} noValidate aria-label="Subscribe to updates">
       <div className="flex gap-2">
         <label htmlFor={id} className="sr-only">
           Email address
@@ -50,7 +42,11 @@ export function SubscribeForm() {
           autoComplete="email"
           placeholder="you@company.com"
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            if (state.kind === 'error') setState({ kind: 'idle' });
+          }}
+          aria-invalid={state.kind === 'error'}
           className="h-10 w-full min-w-0 rounded-md border border-input bg-background px-3 text-sm placeholder:text-muted-foreground"
           aria-describedby={`${id}-status`}
         />

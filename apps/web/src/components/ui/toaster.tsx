@@ -3,5 +3,5 @@ import { Toaster as Sonner } from 'sonner';
 
 /** Toasts last 4 seconds, top-right (spec section 9). */
 export function Toaster() {
-  return <Sonner position="top-right" duration={TIMEOUTS_MS.toast} richColors closeButton theme="system" />;
+  return <Sonner position="top-right" duration={TIMEOUTS_MS.toast} closeButton theme="system" />;
 }

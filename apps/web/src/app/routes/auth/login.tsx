@@ -1,15 +1,17 @@
 import { Link } from 'react-router';
 import { AuthCard } from '~/components/layouts/auth-card';
-import { useRedirectIfAuthenticated } from '~/lib/guards';
+import { LoginForm } from '~/features/auth/components/login-form';
+import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Sign In', 'Sign in to your Conductor dashboard.', '/login');
 
 export default function Login() {
-  useRedirectIfAuthenticated();
+  useRedirectIfSignedIn();
   return (
     <AuthCard title="Welcome back" description="Sign in to your Conductor account.">
-      <p className="text-sm text-muted-foreground">
+      <LoginForm />
+      <p className="mt-6 text-center text-sm text-muted-foreground">
         Don&apos;t have an account?{' '}
         <Link to="/register" className="font-medium text-primary hover:underline">
           Sign up

@@ -1,6 +1,10 @@
+import { Tabs } from 'radix-ui';
 import { Link } from 'react-router';
-import { AuthCard } from '~/components/layouts/auth-card';
-import { useRedirectIfAuthenticated } from '~/lib/guards';
+import { Card } from '~/components/ui/card';
+import { BenefitsList } from '~/features/auth/components/benefits-list';
+import { RegisterForm } from '~/features/auth/components/register-form';
+import { SsoProviders } from '~/features/auth/components/sso-providers';
+import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -10,16 +14,46 @@ export const meta = () =>
     '/register',
   );
 
+const TAB_TRIGGER =
+  'flex-1 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=active]:bg-card data-[state=active]:text-foreground data-[state=active]:shadow-sm';
+
 export default function Register() {
-  useRedirectIfAuthenticated();
+  useRedirectIfSignedIn();
   return (
-    <AuthCard title="Create your account" description="Start your free 14-day trial. No credit card required.">
-      <p className="text-sm text-muted-foreground">
-        Already have an account?{' '}
-        <Link to="/login" className="font-medium text-primary hover:underline">
-          Sign in
-        </Link>
-      </p>
-    </AuthCard>
+    <Card className="grid w-full max-w-4xl overflow-hidden md:grid-cols-5">
+      <aside className="border-b border-border bg-accent/40 p-6 sm:p-8 md:col-span-2 md:border-r md:border-b-0">
+        <p className="text-sm font-semibold text-accent-foreground">Start free</p>
+        <p className="mt-2 text-lg font-semibold tracking-tight">One API for every LLM, with the controls you need.</p>
+        <div className="mt-6">
+          <BenefitsList />
+        </div>
+      </aside>
+      <div className="p-6 sm:p-8 md:col-span-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Create your account</h1>
+        <p className="mt-2 text-sm text-muted-foreground">Start your free 14-day trial. No credit card required.</p>
+        <Tabs.Root defaultValue="email" className="mt-6">
+          <Tabs.List aria-label="How to sign up" className="flex gap-1 rounded-lg bg-muted p-1">
+            <Tabs.Trigger value="email" className={TAB_TRIGGER}>
+              Email Signup
+            </Tabs.Trigger>
+            <Tabs.Trigger value="oidc" className={TAB_TRIGGER}>
+              SSO/OIDC
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="email" className="mt-6 focus-visible:outline-none">
+            <RegisterForm />
+          </Tabs.Content>
+          <Tabs.Content value="oidc" className="mt-6 focus-visible:outline-none">
+            <SsoProviders />
+          </Tabs.Content>
+        </Tabs.Root>
+        <p className="mt-6 text-center text-sm text-muted-foreground">
+          Already have an account?{' '}
+          <Link to="/login" className="font-medium text-primary hover:underline">
+            Sign in
+          </Link>
+        </p>
+      </div>
+    </Card>
   );
 }

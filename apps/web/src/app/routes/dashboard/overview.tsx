@@ -1,11 +1,154 @@
+import type { UsageRange } from '@conductor/shared/schemas/usage';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Activity, BookOpen, CreditCard, Gauge, KeyRound, Layers, RefreshCw, Wallet, Zap } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { DashboardPage } from '~/components/layouts/dashboard-page';
-import { useAuth } from '~/lib/auth';
+import { Button } from '~/components/ui/button';
+import { Card } from '~/components/ui/card';
+import { ErrorState } from '~/components/ui/state-panels';
+import { StatCard } from '~/components/ui/stat-card';
+import { FirstRequest } from '~/features/api-keys/components/first-request';
+import { activityQuery, currentUsageQuery, metricsQuery, usageKeys } from '~/features/usage/api/usage-queries';
+import { LazyUsageChart } from '~/features/usage/components/lazy-usage-chart';
+import { RangeSelect } from '~/features/usage/components/range-select';
+import { RecentActivityList, RecentActivitySkeleton } from '~/features/usage/components/recent-activity';
+import { planLabel, useAuth } from '~/lib/auth';
+import { formatMicros, formatNumber } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Overview', 'Your Conductor usage at a glance.', '/dashboard');
 
+const RANGES = [
+  ['7d', '7 days'],
+  ['30d', '30 days'],
+  ['90d', '3 months'],
+] as const satisfies readonly (readonly [UsageRange, string])[];
+type OverviewRange = (typeof RANGES)[number][0];
+
+const QUICK_LINKS = [
+  { to: '/dashboard/keys', label: 'Manage API keys', description: 'Create, rename and revoke keys', icon: KeyRound },
+  { to: '/dashboard/usage', label: 'View usage', description: 'Tokens, latency and cost by model', icon: Activity },
+  { to: '/dashboard/billing', label: 'Billing', description: 'Plan, invoices and estimated bill', icon: CreditCard },
+  { to: '/docs/quick-start', label: 'Quick start', description: 'Your first request in a minute', icon: BookOpen },
+] as const;
+
 export default function Overview() {
   const { user } = useAuth();
+  const [range, setRange] = useState<OverviewRange>('7d');
+  const queryClient = useQueryClient();
+  const current = useQuery(currentUsageQuery());
+  const metrics = useQuery(metricsQuery(range));
+  const activity = useQuery(activityQuery(5));
   const firstName = user?.name.trim().split(/\s+/)[0] || 'User';
-  return <DashboardPage title={`Welcome back, ${firstName}`} description="Here is what is happening with your API." />;
+  const usage = current.data;
+
+  return (
+    <DashboardPage
+      title={`Welcome back, ${firstName}`}
+      description="Here is what is happening with your API."
+      actions={
+        <Button variant="secondary" size="sm" onClick={() => queryClient.invalidateQueries({ queryKey: usageKeys.all })}>
+          <RefreshCw className={`size-4 ${current.isFetching || activity.isFetching ? 'animate-spin' : ''}`} aria-hidden="true" /> Refresh
+        </Button>
+      }
+    >
+      {current.isError ? (
+        <ErrorState message={current.error.message} onRetry={() => current.refetch()} />
+      ) : (
+        <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          <StatCard
+            label="Tokens Used"
+            icon={Zap}
+            loading={!usage}
+            value={usage ? formatNumber(usage.tokensUsed) : null}
+            hint={
+              usage && (usage.tokensLimit === null ? 'No monthly quota on your plan' : `of ${formatNumber(usage.tokensLimit)} this month`)
+            }
+          />
+          <StatCard
+            label="Requests Today"
+            icon={Gauge}
+            loading={!usage}
+            value={usage ? formatNumber(usage.requestsToday) : null}
+            hint={usage && `Limit: ${formatNumber(usage.requestsLimitPerMinute)} requests/min`}
+          />
+          <StatCard
+            label="Current Plan"
+            icon={Layers}
+            loading={!usage}
+            value={usage ? planLabel(usage.plan) : null}
+            hint={
+              <Link to="/dashboard/billing" className="text-primary hover:underline">
+                Manage plan
+              </Link>
+            }
+          />
+          <StatCard
+            label="This Month"
+            icon={Wallet}
+            loading={!usage}
+            value={usage ? formatMicros(usage.costThisMonthMicros) : null}
+            hint="Computed cost of this month’s requests"
+          />
+        </section>
+      )}
+
+      <div className="grid gap-4 xl:grid-cols-3">
+        <Card className="min-w-0 p-5 xl:col-span-2">
+          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+            <div>
+              <h2 className="font-semibold">Requests and tokens</h2>
+              <p className="text-xs text-muted-foreground">Per day, UTC</p>
+            </div>
+            <RangeSelect value={range} options={RANGES} onChange={setRange} />
+          </div>
+          {metrics.isError ? (
+            <ErrorState message={metrics.error.message} onRetry={() => metrics.refetch()} />
+          ) : metrics.data ? (
+            <>
+              <p className="mb-2 text-sm text-muted-foreground" data-testid="range-summary">
+                {formatNumber(metrics.data.summary.requests)} requests · {formatNumber(metrics.data.summary.totalTokens)} tokens
+              </p>
+              <LazyUsageChart series={metrics.data.series} granularity={metrics.data.granularity} kind="requests-tokens" height={280} />
+            </>
+          ) : (
+            <div className="h-[304px] animate-pulse rounded-md bg-muted" role="status" aria-busy="true" aria-label="Loading chart" />
+          )}
+        </Card>
+
+        <Card className="min-w-0 p-5">
+          <h2 className="mb-2 font-semibold">Recent activity</h2>
+          {activity.isError ? (
+            <ErrorState message={activity.error.message} onRetry={() => activity.refetch()} />
+          ) : !activity.data ? (
+            <RecentActivitySkeleton />
+          ) : activity.data.items.length === 0 ? (
+            <FirstRequest />
+          ) : (
+            <RecentActivityList items={activity.data.items} />
+          )}
+        </Card>
+      </div>
+
+      <section aria-labelledby="quick-links">
+        <h2 id="quick-links" className="mb-3 font-semibold">
+          Quick links
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          {QUICK_LINKS.map(({ to, label, description, icon: Icon }) => (
+            <Link
+              key={to}
+              to={to}
+              className="group rounded-xl border border-border bg-card p-4 shadow-sm transition-colors hover:border-primary/50"
+            >
+              <Icon className="size-5 text-primary" aria-hidden="true" />
+              <p className="mt-2 font-medium group-hover:text-primary">{label}</p>
+              <p className="text-sm text-muted-foreground">{description}</p>
+            </Link>
+          ))}
+        </div>
+      </section>
+    </DashboardPage>
+  );
 }

@@ -1,8 +1,8 @@
-import { DocsArticle } from '~/features/docs/docs-article';
+import { DocsArticle } from '~/features/docs/components/docs-article';
+import { docsEntry } from '~/features/docs/docs-registry';
 import { pageMeta } from '~/lib/seo';
 
-export const meta = () =>
-  pageMeta('Documentation', 'Learn how to route LLM requests through Conductor with any OpenAI-compatible client.', '/docs');
+export const meta = () => pageMeta('Documentation', docsEntry('introduction').description, '/docs');
 
 export default function DocsIntroduction() {
   return <DocsArticle slug="introduction" />;

@@ -1,17 +1,23 @@
 import { Outlet, useParams } from 'react-router';
-import { resolveSection } from '~/features/docs/docs-content';
+import { LanguagePreferenceProvider } from '~/features/docs/components/code-group';
+import { DocsSearch } from '~/features/docs/components/docs-search';
+import { resolveSection } from '~/features/docs/docs-registry';
 import { DocsNav } from '~/features/docs/docs-nav';
+import '~/features/docs/docs.css';
 
 export default function DocsLayout() {
   const params = useParams();
   const current = resolveSection(params.section);
   return (
-    <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[15rem_1fr] lg:px-8">
-      <aside className="lg:sticky lg:top-24 lg:self-start">
+    <div className="mx-auto grid max-w-[90rem] gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-10 lg:px-8">
+      <aside className="space-y-6 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:self-start lg:overflow-y-auto lg:pb-6">
+        <DocsSearch />
         <DocsNav current={current} />
       </aside>
       <div className="min-w-0">
-        <Outlet />
+        <LanguagePreferenceProvider>
+          <Outlet />
+        </LanguagePreferenceProvider>
       </div>
     </div>
   );

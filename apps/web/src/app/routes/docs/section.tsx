@@ -1,13 +1,32 @@
-import { DocsArticle } from '~/features/docs/docs-article';
-import { docsPage, resolveSection } from '~/features/docs/docs-content';
+import { lazy, Suspense } from 'react';
+import { DocsArticle } from '~/features/docs/components/docs-article';
+import { API_REFERENCE_SLUG, docsEntry, docsHref, resolveSection } from '~/features/docs/docs-registry';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/section';
 
+const ApiReferencePage = lazy(() => import('~/features/docs/api-reference/api-reference-page'));
+
 export const meta = ({ params }: Route.MetaArgs) => {
-  const page = docsPage(resolveSection(params.section));
-  return pageMeta(`${page.title} · Docs`, page.description, `/docs/${params.section}`);
+  const slug = resolveSection(params.section);
+  if (slug === API_REFERENCE_SLUG) {
+    return pageMeta(
+      'API Reference · Docs',
+      'Every Conductor /v1 endpoint: methods, parameters, authentication and examples, from the OpenAPI document.',
+      docsHref(slug),
+    );
+  }
+  const entry = docsEntry(slug);
+  return pageMeta(`${entry.title} · Docs`, entry.description, docsHref(slug));
 };
 
 export default function DocsSection({ params }: Route.ComponentProps) {
-  return <DocsArticle slug={resolveSection(params.section)} />;
+  const slug = resolveSection(params.section);
+  if (slug === API_REFERENCE_SLUG) {
+    return (
+      <Suspense fallback={<p className="text-muted-foreground">Loading the API reference…</p>}>
+        <ApiReferencePage />
+      </Suspense>
+    );
+  }
+  return <DocsArticle slug={slug} />;
 }

@@ -1,5 +1,6 @@
 import { AuthCard } from '~/components/layouts/auth-card';
 import { Logo } from '~/components/ui/logo';
+import { OnboardingWizard } from '~/features/onboarding/components/onboarding-wizard';
 import { requireUser } from '~/lib/guards';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/onboarding';
@@ -19,9 +20,11 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
       <main id="main" className="flex flex-1 items-start justify-center px-4 pb-16">
         <AuthCard
           wide
-          title={`Welcome, ${loaderData.user.name.split(' ')[0] || 'User'}`}
-          description="Step 1 of 2: choose how Conductor reaches the model providers."
-        />
+          title={`Welcome, ${loaderData.user.name.trim().split(/\s+/)[0] || 'User'}`}
+          description="Let’s get your account ready."
+        >
+          <OnboardingWizard />
+        </AuthCard>
       </main>
     </div>
   );

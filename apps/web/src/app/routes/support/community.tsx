@@ -1,19 +1,9 @@
-import { PageFrame } from '~/components/layouts/page-frame';
+import { CommunityPage } from '~/features/support/components/community-page';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
-  pageMeta(
-    'Community',
-    'Join the Conductor developer community: discussions, examples and help from other builders.',
-    '/support/community',
-  );
+  pageMeta('Community', 'Routing recipes, patterns and help from teams building on Conductor, and how to take part.', '/support/community');
 
 export default function Community() {
-  return (
-    <PageFrame
-      eyebrow="Support"
-      title="Community"
-      lead="Ask questions, share routing recipes and meet other teams building on Conductor."
-    />
-  );
+  return <CommunityPage />;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "routing_policy" jsonb;

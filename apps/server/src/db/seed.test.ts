@@ -1,0 +1,92 @@
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CREDENTIALS } from '@conductor/shared';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { verifyPassword } from '../lib/password.ts';
+import { settableClock } from '../modules/portal/portal-testing.ts';
+import { findUserByEmail } from '../modules/users/users.repository.ts';
+import { syncDemoAccount } from './seed.ts';
+import { apiKeys, invoices, subscriptions, usageDaily, usageEvents, users } from './schema/index.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const clock = settableClock('2026-03-15T12:00:00.000Z');
+
+describe('demo account seed', () => {
+  let harness: TestApp;
+
+  beforeAll(async () => {
+    harness = await createTestApp({ DEMO_ACCOUNT: 'on' }, { clock });
+  });
+  afterAll(async () => harness.close());
+
+  const db = () => harness.app.context.database.db;
+
+  it('creates the demo account of the login page with a pro subscription, invoices and keys', async () => {
+    const demo = await findUserByEmail(db(), DEMO_CREDENTIALS.email);
+    expect(demo).toMatchObject({
+      name: 'Demo User',
+      plan: 'pro',
+      verified: true,
+      authMethod: 'email',
+      onboardingCompleted: true,
+      isDemo: true,
+    });
+    expect(await verifyPassword(demo!.passwordHash!, DEMO_CREDENTIALS.password)).toBe(true);
+    const [subscription] = await db().select().from(subscriptions).where(eq(subscriptions.userId, demo!.id));
+    expect(subscription).toMatchObject({ plan: 'pro', period: 'monthly', cancelAtPeriodEnd: false });
+    const history = await db().select().from(invoices).where(eq(invoices.userId, demo!.id));
+    expect(history.length).toBeGreaterThanOrEqual(3);
+    expect(history.every((invoice) => invoice.status === 'paid' && invoice.amountCents === 2900)).toBe(true);
+    const keys = await db().select().from(apiKeys).where(eq(apiKeys.userId, demo!.id));
+    expect(keys.map((key) => key.environment).sort()).toEqual(['live', 'test']);
+  });
+
+  it('generates about 90 days of plausible usage, folded into the rollup', async () => {
+    const demo = await findUserByEmail(db(), DEMO_CREDENTIALS.email);
+    const [stats] = await db()
+      .select({
+        events: count(),
+        first: sql<string>`min(${usageEvents.createdAt})`,
+        last: sql<string>`max(${usageEvents.createdAt})`,
+        models: sql<string>`count(distinct ${usageEvents.model})`,
+        errors: sql<string>`count(*) filter (where ${usageEvents.statusCode} >= 400)`,
+      })
+      .from(usageEvents)
+      .where(eq(usageEvents.userId, demo!.id));
+    expect(stats!.events).toBeGreaterThan(2_000);
+    expect(Number(stats!.models)).toBeGreaterThanOrEqual(5);
+    expect(Number(stats!.errors)).toBeGreaterThan(0);
+    expect(Number(stats!.errors) / stats!.events).toBeLessThan(0.05);
+    expect(clock.now() - new Date(stats!.first).getTime()).toBeGreaterThan(89 * DAY_MS);
+    expect(clock.now() - new Date(stats!.first).getTime()).toBeLessThanOrEqual(90 * DAY_MS);
+    expect(new Date(stats!.last).getTime()).toBeLessThanOrEqual(clock.now());
+    const [rollup] = await db()
+      .select({ requests: sql<string>`sum(${usageDaily.requests})` })
+      .from(usageDaily)
+      .where(eq(usageDaily.userId, demo!.id));
+    expect(Number(rollup!.requests)).toBe(stats!.events);
+  });
+
+  it('tops the history up on a later start without duplicating it', async () => {
+    const demo = await findUserByEmail(db(), DEMO_CREDENTIALS.email);
+    const before = await db().select({ value: count() }).from(usageEvents).where(eq(usageEvents.userId, demo!.id));
+    await syncDemoAccount(harness.app.context, harness.app.log);
+    const same = await db().select({ value: count() }).from(usageEvents).where(eq(usageEvents.userId, demo!.id));
+    expect(same[0]!.value).toBe(before[0]!.value);
+
+    clock.advance(2 * DAY_MS);
+    await syncDemoAccount(harness.app.context, harness.app.log);
+    const [after] = await db()
+      .select({ value: count(), distinct: sql<string>`count(distinct ${usageEvents.requestId})` })
+      .from(usageEvents)
+      .where(eq(usageEvents.userId, demo!.id));
+    expect(after!.value).toBeGreaterThan(before[0]!.value);
+    expect(Number(after!.distinct)).toBe(after!.value);
+  });
+
+  it('removes the demo account when DEMO_ACCOUNT=off', async () => {
+    await syncDemoAccount({ ...harness.app.context, env: { ...harness.app.context.env, DEMO_ACCOUNT: 'off' } }, harness.app.log);
+    expect(await findUserByEmail(db(), DEMO_CREDENTIALS.email)).toBeUndefined();
+    expect(await db().select().from(users).where(eq(users.isDemo, true))).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { DEMO_CREDENTIALS, planById } from '@conductor/shared';
+import { eq, max, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { hashPassword } from '../lib/password.ts';
+import { generateApiKey } from '../modules/api-keys/api-key.ts';
+import { insertApiKey } from '../modules/api-keys/api-keys.repository.ts';
+import { calendarMonth } from '../modules/billing/billing-math.ts';
+import { insertInvoice, saveSubscription } from '../modules/billing/billing.repository.ts';
+import { invoiceNumber } from '../modules/billing/billing.service.ts';
+import { generateDemoEvents } from '../modules/usage/demo-history.ts';
+import { recordUsageEvents } from '../modules/usage/usage.writer.ts';
+import { findUserByEmail, insertUser } from '../modules/users/users.repository.ts';
+import type { Database } from './client.ts';
+import { apiKeys, usageEvents, users } from './schema/index.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Arbitrary constant: one instance seeds at a time. */
+const SEED_LOCK_ID = 7_316_002;
+const PAST_INVOICES = 4;
+
+/**
+ * The demo account of the login page's demo box (decisions §2): created on first start with
+ * about 90 days of usage, topped up to "now" on later starts; DEMO_ACCOUNT=off removes it.
+ */
+export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'database' | 'clock'>, log: FastifyBaseLogger): Promise<void> {
+  const { db } = context.database;
+  if (context.env.DEMO_ACCOUNT === 'off') {
+    await db.delete(users).where(eq(users.isDemo, true));
+    return;
+  }
+  const now = context.clock.now();
+  await db.transaction(async (tx) => {
+    const scoped = tx as unknown as Database;
+    await scoped.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
+    const existing = await findUserByEmail(scoped, DEMO_CREDENTIALS.email);
+    if (existing && !existing.isDemo) {
+      log.warn('a non-demo account uses the demo e-mail; demo seeding skipped');
+      return;
+    }
+    const userId = existing?.id ?? (await createDemoUser(scoped, await hashPassword(DEMO_CREDENTIALS.password), now));
+    const keys = await demoKeyIds(scoped, userId);
+    const [latest] = await scoped
+      .select({ at: max(usageEvents.createdAt) })
+      .from(usageEvents)
+      .where(eq(usageEvents.userId, userId));
+    const events = generateDemoEvents(userId, keys, latest?.at ? latest.at.getTime() : 0, now);
+    await recordUsageEvents(scoped, events);
+    for (const [environment, id] of Object.entries(keys)) {
+      const last = events.findLast((event) => event.environment === environment);
+      if (last) await scoped.update(apiKeys).set({ lastUsedAt: last.createdAt }).where(eq(apiKeys.id, id));
+    }
+    if (events.length > 0) log.info({ events: events.length }, 'demo account usage history updated');
+  });
+}
+
+async function createDemoUser(db: Database, passwordHash: string, now: number): Promise<string> {
+  const user = await insertUser(db, {
+    id: randomUUID(),
+    email: DEMO_CREDENTIALS.email,
+    name: DEMO_CREDENTIALS.name,
+    passwordHash,
+    plan: 'pro',
+    verified: true,
+    authMethod: 'email',
+    onboardingCompleted: true,
+    isDemo: true,
+    createdAt: new Date(now - 120 * DAY_MS),
+    updatedAt: new Date(now),
+  });
+  const month = calendarMonth(now);
+  await saveSubscription(db, {
+    userId: user.id,
+    plan: 'pro',
+    period: 'monthly',
+    currentPeriodStart: new Date(month.start),
+    currentPeriodEnd: new Date(month.end),
+    createdAt: new Date(now - 120 * DAY_MS),
+    updatedAt: new Date(now),
+  });
+  const priceCents = planById('pro').price.monthly * 100;
+  // This month's renewal and the few before it, all paid.
+  let periodEnd = month.end;
+  for (let index = 0; index < PAST_INVOICES; index += 1) {
+    const period = calendarMonth(periodEnd - 1);
+    const label = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    await insertInvoice(db, {
+      id: `inv_${randomUUID().replaceAll('-', '')}`,
+      userId: user.id,
+      number: invoiceNumber(period.start),
+      periodStart: new Date(period.start),
+      periodEnd: new Date(period.end),
+      amountCents: priceCents,
+      lines: [{ description: `Pro plan (monthly), ${label(period.start)} to ${label(period.end - 1)}`, amountCents: priceCents }],
+      status: 'paid',
+      createdAt: new Date(period.start),
+    });
+    periodEnd = period.start;
+  }
+  for (const [name, environment] of [
+    ['Production', 'live'],
+    ['Staging', 'test'],
+  ] as const) {
+    const generated = generateApiKey(environment);
+    await insertApiKey(db, {
+      id: `key_${randomUUID().replaceAll('-', '')}`,
+      userId: user.id,
+      name,
+      environment,
+      masked: generated.masked,
+      keyHash: generated.keyHash,
+      permissions: ['api'],
+      createdAt: new Date(now - 100 * DAY_MS),
+    });
+  }
+  return user.id;
+}
+
+async function demoKeyIds(db: Database, userId: string): Promise<{ live: string; test: string }> {
+  const rows = await db
+    .select({ id: apiKeys.id, environment: apiKeys.environment, name: apiKeys.name })
+    .from(apiKeys)
+    .where(eq(apiKeys.userId, userId))
+    .orderBy(apiKeys.createdAt);
+  return {
+    live: rows.find((row) => row.environment === 'live')?.id ?? 'key_demo_live',
+    test: rows.find((row) => row.environment === 'test')?.id ?? 'key_demo_test',
+  };
+}

@@ -1,0 +1,188 @@
+import { keyEnvironment, type KeyEnvironment, type ProviderId, type UserPlan } from '@conductor/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { open } from '../../lib/crypto.ts';
+import { isApiKeyActive } from '../../modules/api-keys/api-key.ts';
+import { errors, type GatewayError } from '../gateway-error.ts';
+import { findKeyWithAccount, type ProviderKeyRow } from './principal.repository.ts';
+
+/** Who is calling: the key, its account and what the gateway needs of the account. */
+export interface GatewayPrincipal {
+  keyId: string;
+  keyHash: string;
+  userId: string;
+  environment: KeyEnvironment;
+  permissions: readonly string[];
+  /** Unix ms, or null for keys that do not expire. */
+  expiresAt: number | null;
+  plan: UserPlan;
+  routingPolicy: unknown;
+  /** The account's own provider keys, decrypted in memory only (live keys only). Never log. */
+  providerKeys: Partial<Record<ProviderId, string>>;
+}
+
+interface CacheEntry {
+  principal: GatewayPrincipal | null;
+  /** Why a key is refused (negative entries). */
+  refusal?: () => GatewayError;
+  expiresAt: number;
+}
+
+export interface ApiKeyAuthOptions {
+  db: Database;
+  encryptionKey: Buffer;
+  log: FastifyBaseLogger;
+  now(): number;
+  /** How long a key lookup is trusted; revocation also invalidates at once. */
+  ttlMs?: number;
+}
+
+/** Every authenticator of this process, so the portal's revoke endpoint can reach them all. */
+const authenticators = new Set<ApiKeyAuthenticator>();
+const remoteInvalidators = new Set<(kind: 'key' | 'account', value: string) => void>();
+
+/**
+ * Drops a key from every gateway cache (by its id or its SHA-256), here and, with Redis, on
+ * every other instance. Call it after revoking, deleting or changing a key's permissions.
+ */
+export function invalidateApiKeyCache(keyIdOrHash: string): void {
+  for (const authenticator of authenticators) authenticator.forgetKey(keyIdOrHash);
+  for (const publish of remoteInvalidators) publish('key', keyIdOrHash);
+}
+
+/** Drops an account's cached keys (plan, routing default and BYOK keys are re-read on next use). */
+export function invalidateAccountCache(userId: string): void {
+  for (const authenticator of authenticators) authenticator.forgetAccount(userId);
+  for (const publish of remoteInvalidators) publish('account', userId);
+}
+
+/** After a user adds, replaces or deletes a provider key. */
+export const invalidateProviderKeyCache = invalidateAccountCache;
+
+/** Registers a cross-instance publisher (Redis); returns the unregister function. */
+export function registerRemoteInvalidator(publish: (kind: 'key' | 'account', value: string) => void): () => void {
+  remoteInvalidators.add(publish);
+  return () => remoteInvalidators.delete(publish);
+}
+
+/** Applies an invalidation received from another instance to this process only. */
+export function applyRemoteInvalidation(kind: 'key' | 'account', value: string): void {
+  for (const authenticator of authenticators) {
+    if (kind === 'key') authenticator.forgetKey(value);
+    else authenticator.forgetAccount(value);
+  }
+}
+
+const BEARER = /^bearer\s+/i;
+
+/**
+ * Bearer `cc_live_sk_…`/`cc_test_sk_…` authentication: SHA-256 of the key, looked up in the
+ * database and cached for a few seconds (misses coalesced, unknown keys cached negatively so a
+ * flood of bad keys cannot reach the database). Revoked and expired keys are refused.
+ */
+export class ApiKeyAuthenticator {
+  readonly #options: ApiKeyAuthOptions;
+  readonly #ttlMs: number;
+  readonly #cache = new Map<string, CacheEntry>();
+  readonly #loading = new Map<string, Promise<CacheEntry>>();
+  /** Bumped by every invalidation: a lookup that raced one is used once but not cached. */
+  #generation = 0;
+
+  constructor(options: ApiKeyAuthOptions) {
+    this.#options = options;
+    this.#ttlMs = options.ttlMs ?? 5_000;
+    authenticators.add(this);
+  }
+
+  close(): void {
+    authenticators.delete(this);
+    this.#cache.clear();
+  }
+
+  async authenticate(authorization: string | undefined): Promise<GatewayPrincipal> {
+    if (!authorization) throw errors.missingKey();
+    const match = BEARER.exec(authorization);
+    if (!match) throw errors.missingKey();
+    const key = authorization.slice(match[0].length).trim();
+    if (key.length > 256 || keyEnvironment(key) === null) throw errors.invalidKey();
+    const keyHash = sha256(key);
+    const now = this.#options.now();
+    let entry = this.#cache.get(keyHash);
+    if (!entry || entry.expiresAt <= now) entry = await this.#load(keyHash);
+    const principal = entry.principal;
+    if (!principal) throw (entry.refusal ?? errors.invalidKey)();
+    if (principal.expiresAt !== null && principal.expiresAt <= this.#options.now()) throw errors.expiredKey();
+    return principal;
+  }
+
+  forgetKey(keyIdOrHash: string): void {
+    this.#generation += 1;
+    if (this.#cache.delete(keyIdOrHash)) return;
+    for (const [hash, entry] of this.#cache) if (entry.principal?.keyId === keyIdOrHash) this.#cache.delete(hash);
+  }
+
+  forgetAccount(userId: string): void {
+    this.#generation += 1;
+    for (const [hash, entry] of this.#cache) if (entry.principal?.userId === userId) this.#cache.delete(hash);
+  }
+
+  #load(keyHash: string): Promise<CacheEntry> {
+    let pending = this.#loading.get(keyHash);
+    if (!pending) {
+      const generation = this.#generation;
+      pending = this.#lookup(keyHash)
+        .then((entry) => {
+          if (generation !== this.#generation) return entry;
+          if (this.#cache.size >= 100_000) this.#cache.clear();
+          this.#cache.set(keyHash, entry);
+          return entry;
+        })
+        .finally(() => this.#loading.delete(keyHash));
+      this.#loading.set(keyHash, pending);
+    }
+    return pending;
+  }
+
+  async #lookup(keyHash: string): Promise<CacheEntry> {
+    const { db, now } = this.#options;
+    const expiresAt = now() + this.#ttlMs;
+    const found = await findKeyWithAccount(db, keyHash);
+    if (!found) return { principal: null, refusal: errors.invalidKey, expiresAt };
+    const { key: row, user } = found;
+    if (row.revokedAt) return { principal: null, refusal: errors.revokedKey, expiresAt };
+    if (!isApiKeyActive(row, now())) return { principal: null, refusal: errors.expiredKey, expiresAt };
+    const environment: KeyEnvironment = row.environment;
+    return {
+      principal: {
+        keyId: row.id,
+        keyHash,
+        userId: user.id,
+        environment,
+        permissions: row.permissions,
+        expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+        plan: user.plan,
+        routingPolicy: user.routingPolicy ?? null,
+        providerKeys: environment === 'live' ? this.#decrypt(user.id, found.providerKeys) : {},
+      },
+      expiresAt,
+    };
+  }
+
+  /** Opens the account's sealed provider keys in memory; a key that fails to open is skipped (hosted keys apply). */
+  #decrypt(userId: string, rows: ProviderKeyRow[]): Partial<Record<ProviderId, string>> {
+    const keys: Partial<Record<ProviderId, string>> = {};
+    for (const row of rows) {
+      try {
+        keys[row.provider as ProviderId] = open(row, this.#options.encryptionKey);
+      } catch (error) {
+        // Never log the error's data: only that decryption failed for this account and provider.
+        this.#options.log.warn(
+          { userId, provider: row.provider, reason: (error as Error).name },
+          'provider key could not be decrypted; using hosted keys',
+        );
+      }
+    }
+    return keys;
+  }
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import type { ProviderId } from '@conductor/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { usageTotals } from '../modules/users/users.repository.ts';
+import { ApiKeyAuthenticator, applyRemoteInvalidation, registerRemoteInvalidator } from './auth/api-key-auth.ts';
+import { hostedProviders, loadUpstreams, type Upstreams } from './credentials/upstreams.ts';
+import { AccountLimiter } from './limits/account-limiter.ts';
+import { MemoryLimitStore } from './limits/memory-limit-store.ts';
+import { RedisLimitStore } from './limits/redis-limit-store.ts';
+import { UsageMeter } from './metering/usage-meter.ts';
+import type { AdapterContext } from './providers/types.ts';
+import { BreakerRegistry } from './routing/circuit-breaker.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './routing/retry-policy.ts';
+import { UpstreamTransport } from './transport/upstream-client.ts';
+
+/** Everything the gateway's routes share, built once per app. */
+export interface GatewayRuntime {
+  context: AppContext;
+  log: FastifyBaseLogger;
+  authenticator: ApiKeyAuthenticator;
+  limiter: AccountLimiter;
+  meter: UsageMeter;
+  breakers: BreakerRegistry;
+  transport: UpstreamTransport;
+  upstreams: Upstreams;
+  retry: RetryPolicy;
+  adapterContext: AdapterContext;
+  /** Months' usage from the database, for the quota counters' first load. */
+  loadUsedTokens(userId: string, now: number): Promise<number>;
+  /** Providers with a hosted key whose circuit is not open. */
+  healthyProviders(): ProviderId[];
+  isProviderHealthy(provider: ProviderId): boolean;
+  close(): Promise<void>;
+}
+
+/** `chatcmpl-` + 24 random base62-ish characters. */
+function completionId(): string {
+  return `chatcmpl-${randomBytes(18).toString('base64url')}`;
+}
+
+export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger): GatewayRuntime {
+  const { env, database, clock, redis } = context;
+  const upstreams = loadUpstreams(env);
+  const breakers = new BreakerRegistry({ failureThreshold: env.GATEWAY_BREAKER_FAILURES, cooldownMs: env.GATEWAY_BREAKER_COOLDOWN_MS });
+  const authenticator = new ApiKeyAuthenticator({ db: database.db, encryptionKey: context.secrets.encryptionKey, log, now: clock.now });
+  let lastStoreWarning = 0;
+  const limiter = new AccountLimiter(redis ? new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX) : new MemoryLimitStore(), (error) => {
+    if (clock.now() - lastStoreWarning < 10_000) return;
+    lastStoreWarning = clock.now();
+    log.error({ err: error }, 'limit store unavailable: requests are served without rate limits or quotas');
+  });
+  const meter = new UsageMeter({ db: database.db, log, flushIntervalMs: env.GATEWAY_USAGE_FLUSH_MS });
+  const transport = new UpstreamTransport({ timeoutMs: env.UPSTREAM_TIMEOUT_MS });
+
+  // With Redis, a key revoked on one instance is dropped from every instance's cache at once.
+  const channel = `${env.GATEWAY_REDIS_PREFIX}gateway:invalidate`;
+  const subscriber = redis?.duplicate() ?? null;
+  let unregister: (() => void) | undefined;
+  if (redis && subscriber) {
+    subscriber.subscribe(channel).catch((error: unknown) => log.warn({ err: error }, 'gateway cache invalidation channel unavailable'));
+    subscriber.on('message', (received: string, message: string) => {
+      if (received !== channel) return;
+      const [kind, value] = message.split(' ', 2);
+      if ((kind === 'key' || kind === 'account') && value) applyRemoteInvalidation(kind, value);
+    });
+    unregister = registerRemoteInvalidator((kind, value) => {
+      redis
+        .publish(channel, `${kind} ${value}`)
+        .catch((error: unknown) => log.warn({ err: error }, 'could not publish a cache invalidation'));
+    });
+  }
+
+  const isProviderHealthy = (provider: ProviderId) => breakers.isHealthy(upstreams[provider].breakerKey, clock.now());
+
+  return {
+    context,
+    log,
+    authenticator,
+    limiter,
+    meter,
+    breakers,
+    transport,
+    upstreams,
+    retry: DEFAULT_RETRY_POLICY,
+    adapterContext: { now: clock.now, generateId: completionId },
+    async loadUsedTokens(userId, now) {
+      const today = new Date(now).toISOString().slice(0, 10);
+      return (await usageTotals(database.db, userId, `${today.slice(0, 7)}-01`, today)).tokensThisMonth;
+    },
+    healthyProviders: () => hostedProviders(upstreams).filter(isProviderHealthy),
+    isProviderHealthy,
+    async close() {
+      unregister?.();
+      authenticator.close();
+      await meter.close();
+      await transport.close();
+      if (subscriber) await subscriber.quit().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { limitsForPlan, PLANS, USER_PLANS, type UserPlan } from '@conductor/shared';
+import { GatewayError } from '../gateway-error.ts';
+import type { AdmitResult, LimitStore, QuotaRequest, Reservation } from './limit-store.ts';
+
+/** Completion tokens held for a request that sets no `max_tokens`. */
+export const DEFAULT_COMPLETION_RESERVE = 1_024;
+
+export interface AccountAdmission {
+  accountId: string;
+  plan: UserPlan;
+  /** Test keys never consume the token quota (the rate limit still applies). */
+  environment: 'live' | 'test';
+  now: number;
+  promptTokens: number;
+  maxTokens: number | undefined;
+  loadUsedTokens(): Promise<number>;
+}
+
+export interface Admitted {
+  reservation: Reservation | null;
+  /** A lower `max_tokens` to send upstream when the quota left is smaller than asked for. */
+  maxTokensCap: number | undefined;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+/**
+ * Plans whose monthly quota is a hard stop. The spec: free plans are "throttled when over the
+ * limit until the next cycle", while Pro (and Enterprise) usage past the quota continues and is
+ * billed as overage ($0.05 per 1K tokens); byo-keys has no quota on our side.
+ */
+const THROTTLED_PLANS: ReadonlySet<UserPlan> = new Set(['free']);
+const PLAN_LIMITS = Object.fromEntries(USER_PLANS.map((plan) => [plan, limitsForPlan(plan)])) as Record<
+  UserPlan,
+  ReturnType<typeof limitsForPlan>
+>;
+
+export function planName(plan: UserPlan): string {
+  if (plan === 'byo-keys') return 'Bring Your Own Keys';
+  return PLANS.find((candidate) => candidate.id === plan)?.name ?? plan;
+}
+
+/** `YYYY-MM` of a UTC instant and the instant the month ends. */
+export function monthOf(now: number): { month: string; endsAt: number } {
+  const date = new Date(now);
+  const endsAt = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  return { month: date.toISOString().slice(0, 7), endsAt };
+}
+
+/**
+ * The plan's limits for one request: requests per minute always, the monthly token quota for
+ * live keys on the plans it throttles (Free). Reservations hold the prompt plus the completion budget;
+ * near the end of the quota the budget shrinks to what is left and `max_tokens` is capped,
+ * so concurrent requests cannot overshoot. If the store itself fails (Redis down), requests are
+ * served without limits and the failure is logged: the gateway stays available.
+ */
+export class AccountLimiter {
+  readonly #store: LimitStore;
+  readonly #onStoreError: (error: unknown) => void;
+
+  constructor(store: LimitStore, onStoreError: (error: unknown) => void = () => undefined) {
+    this.#store = store;
+    this.#onStoreError = onStoreError;
+  }
+
+  async admit(input: AccountAdmission): Promise<Admitted> {
+    const limits = PLAN_LIMITS[input.plan];
+    const quotaLimit = input.environment === 'live' && THROTTLED_PLANS.has(input.plan) ? limits.tokensPerMonth : null;
+    const desired = input.promptTokens + (input.maxTokens ?? DEFAULT_COMPLETION_RESERVE);
+    let quota: QuotaRequest | null = null;
+    if (quotaLimit !== null) {
+      const { month, endsAt } = monthOf(input.now);
+      quota = { limit: quotaLimit, month, monthEndsAt: endsAt, minimum: input.promptTokens + 1, desired };
+    }
+    let result: AdmitResult;
+    try {
+      result = await this.#store.admit({
+        accountId: input.accountId,
+        now: input.now,
+        requestsPerMinute: limits.requestsPerMinute,
+        quota,
+        loadUsedTokens: input.loadUsedTokens,
+      });
+    } catch (error) {
+      // The limit store (Redis) is unreachable: serve rather than fail every request; say so in the log.
+      this.#onStoreError(error);
+      return { reservation: null, maxTokensCap: undefined };
+    }
+    if (result.ok) {
+      const granted = result.reservation?.granted;
+      const cap = granted !== undefined && granted < desired ? Math.max(1, granted - input.promptTokens) : undefined;
+      return { reservation: result.reservation, maxTokensCap: cap };
+    }
+    if (result.reason === 'rate') {
+      const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+      return Promise.reject(
+        new GatewayError(
+          429,
+          'rate_limit_error',
+          'rate_limit_exceeded',
+          `Rate limit reached: the ${planName(input.plan)} plan allows ${integer.format(limits.requestsPerMinute)} requests per minute. Retry in ${seconds} s.`,
+          { retryAfterSeconds: seconds },
+        ),
+      );
+    }
+    const { endsAt } = monthOf(input.now);
+    const resetsOn = new Date(endsAt).toISOString().slice(0, 10);
+    const seconds = Math.max(1, Math.ceil((endsAt - input.now) / 1000));
+    const inFlight = result.reserved > 0 ? ` (${integer.format(result.reserved)} more held by requests in flight)` : '';
+    return Promise.reject(
+      new GatewayError(
+        429,
+        'insufficient_quota',
+        'quota_exceeded',
+        `Monthly token quota reached: ${integer.format(result.used)} of ${integer.format(quotaLimit ?? 0)} tokens used this month on the ${planName(input.plan)} plan${inFlight}. The quota resets on ${resetsOn} (UTC); upgrade your plan for more tokens.`,
+        { retryAfterSeconds: seconds },
+      ),
+    );
+  }
+
+  async settle(reservation: Reservation | null, usedTokens: number): Promise<void> {
+    if (reservation) await this.#store.settle(reservation, usedTokens);
+  }
+}

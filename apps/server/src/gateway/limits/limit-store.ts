@@ -1,0 +1,52 @@
+/** A token-quota check for one request: what must fit, what we would like to hold. */
+export interface QuotaRequest {
+  limit: number;
+  /** `YYYY-MM` (UTC): the quota period. */
+  month: string;
+  /** Unix ms when the month ends (counters expire some time after). */
+  monthEndsAt: number;
+  /** The smallest reservation worth admitting (the prompt plus one token). */
+  minimum: number;
+  /** The reservation wanted (the prompt plus the completion budget). */
+  desired: number;
+}
+
+export interface AdmitRequest {
+  accountId: string;
+  now: number;
+  requestsPerMinute: number;
+  /** Null when no token quota applies (unlimited plan, byo-keys, or a test key). */
+  quota: QuotaRequest | null;
+  /** Tokens already used this month, from the database; called once per account and month. */
+  loadUsedTokens(): Promise<number>;
+}
+
+export interface Reservation {
+  id: string;
+  accountId: string;
+  month: string;
+  /** Tokens held for this request until it settles. */
+  granted: number;
+}
+
+export type AdmitResult =
+  | { ok: true; reservation: Reservation | null }
+  | { ok: false; reason: 'rate'; retryAfterMs: number }
+  | { ok: false; reason: 'quota'; used: number; reserved: number };
+
+/**
+ * Requests-per-minute counters and token quotas with in-flight reservations: admission checks
+ * and reserves atomically, settlement replaces the reservation with the tokens really used.
+ */
+export interface LimitStore {
+  admit(request: AdmitRequest): Promise<AdmitResult>;
+  settle(reservation: Reservation, usedTokens: number): Promise<void>;
+}
+
+export const WINDOW_MS = 60_000;
+/** A reservation that is never settled (crash) stops counting after this long. */
+export const RESERVATION_TTL_MS = 15 * 60_000;
+
+export function windowStart(now: number): number {
+  return Math.floor(now / WINDOW_MS) * WINDOW_MS;
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { AccountLimiter, monthOf } from './account-limiter.ts';
+import { MemoryLimitStore } from './memory-limit-store.ts';
+
+const NOW = Date.UTC(2025, 1, 10, 8, 30, 20);
+
+describe('AccountLimiter on the memory store', () => {
+  it('loads the month’s usage once per account, even under concurrency', async () => {
+    const limiter = new AccountLimiter(new MemoryLimitStore());
+    let loads = 0;
+    const loadUsedTokens = async () => {
+      loads += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return 100;
+    };
+    const admissions = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        limiter.admit({ accountId: 'a', plan: 'free', environment: 'live', now: NOW, promptTokens: 10, maxTokens: 20, loadUsedTokens }),
+      ),
+    );
+    expect(loads).toBe(1);
+    expect(admissions.every((admission) => admission.reservation?.granted === 30)).toBe(true);
+  });
+
+  it('settles reservations into used tokens and frees what was not used', async () => {
+    const limiter = new AccountLimiter(new MemoryLimitStore());
+    const input = {
+      accountId: 'b',
+      plan: 'free' as const,
+      environment: 'live' as const,
+      now: NOW,
+      promptTokens: 1_000,
+      maxTokens: 4_000,
+      loadUsedTokens: async () => 0,
+    };
+    const first = await limiter.admit(input);
+    const second = await limiter.admit(input);
+    expect(second.reservation?.granted).toBe(5_000);
+    expect(second.maxTokensCap).toBeUndefined();
+    await expect(limiter.admit(input)).rejects.toMatchObject({ status: 429, code: 'quota_exceeded' });
+    await limiter.settle(first.reservation, 1_200);
+    await limiter.settle(second.reservation, 1_300);
+    const third = await limiter.admit(input);
+    expect(third.reservation?.granted).toBe(5_000);
+    const fourth = await limiter.admit(input);
+    expect(fourth.reservation?.granted).toBe(2_500);
+    expect(fourth.maxTokensCap).toBe(1_500);
+  });
+
+  it('skips the quota for test keys, unlimited plans and byo-keys, but not the rate limit', async () => {
+    const limiter = new AccountLimiter(new MemoryLimitStore());
+    const loadUsedTokens = async () => Number.MAX_SAFE_INTEGER;
+    for (const [plan, environment] of [
+      ['free', 'test'],
+      ['enterprise', 'live'],
+      ['byo-keys', 'live'],
+    ] as const) {
+      const admitted = await limiter.admit({
+        accountId: `${plan}-${environment}`,
+        plan,
+        environment,
+        now: NOW,
+        promptTokens: 10,
+        maxTokens: undefined,
+        loadUsedTokens,
+      });
+      expect(admitted.reservation).toBeNull();
+    }
+    const free = { accountId: 'rate', plan: 'free' as const, environment: 'test' as const, promptTokens: 1, maxTokens: 1, loadUsedTokens };
+    for (let index = 0; index < 10; index += 1) await limiter.admit({ ...free, now: NOW });
+    await expect(limiter.admit({ ...free, now: NOW })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 40 });
+    await expect(limiter.admit({ ...free, now: NOW + 40_000 })).resolves.toBeDefined();
+  });
+
+  it('names the quota period in UTC', () => {
+    expect(monthOf(Date.UTC(2024, 11, 31, 23, 59))).toEqual({ month: '2024-12', endsAt: Date.UTC(2025, 0, 1) });
+  });
+});
+
+describe('AccountLimiter when the store fails', () => {
+  it('serves the request without limits and reports the failure', async () => {
+    const failures: unknown[] = [];
+    const broken = {
+      admit: async () => Promise.reject(new Error('redis down')),
+      settle: async () => undefined,
+    };
+    const limiter = new AccountLimiter(broken, (error) => failures.push(error));
+    const admitted = await limiter.admit({
+      accountId: 'x',
+      plan: 'free',
+      environment: 'live',
+      now: NOW,
+      promptTokens: 5,
+      maxTokens: 5,
+      loadUsedTokens: async () => 0,
+    });
+    expect(admitted).toEqual({ reservation: null, maxTokensCap: undefined });
+    expect(failures).toHaveLength(1);
+  });
+});

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import {
+  type AdmitRequest,
+  type AdmitResult,
+  type LimitStore,
+  RESERVATION_TTL_MS,
+  type Reservation,
+  WINDOW_MS,
+  windowStart,
+} from './limit-store.ts';
+
+/**
+ * Admission in one round trip. KEYS: rate counter, month's used tokens, in-flight reservations
+ * (a sorted set of `id:tokens` scored by expiry). ARGV: rpm, window ms, quota (-1: none),
+ * minimum, desired, now, member id, reservation expiry, used tokens from the database (-1:
+ * unknown), counters' ttl ms. Returns {0, ms to wait} when rate-limited, {1, used, reserved}
+ * over quota, {2} when the month's usage must be loaded first, {3, granted} when admitted.
+ */
+const ADMIT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then ttl = tonumber(ARGV[2]) end
+  return {0, ttl}
+end
+local granted = 0
+local quota = tonumber(ARGV[3])
+if quota >= 0 then
+  local used = redis.call('GET', KEYS[2])
+  if not used then
+    if tonumber(ARGV[9]) < 0 then return {2} end
+    redis.call('SET', KEYS[2], ARGV[9], 'PX', ARGV[10])
+    used = ARGV[9]
+  end
+  used = tonumber(used)
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
+  local reserved = 0
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+    reserved = reserved + tonumber(string.match(member, ':(%d+)$'))
+  end
+  local remaining = quota - used - reserved
+  if remaining < tonumber(ARGV[4]) then return {1, used, reserved} end
+  granted = math.min(tonumber(ARGV[5]), remaining)
+  redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7] .. ':' .. granted)
+  redis.call('PEXPIRE', KEYS[3], ARGV[10])
+end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return {3, granted}
+`;
+
+/** KEYS: used tokens, reservations. ARGV: member, tokens used. */
+const SETTLE = `
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], ARGV[2]) end
+return 1
+`;
+
+type ScriptedRedis = Redis & {
+  conductorAdmit(...args: (string | number)[]): Promise<number[]>;
+  conductorSettle(...args: (string | number)[]): Promise<number>;
+};
+
+/**
+ * The shared store (REDIS_URL): every instance admits against the same counters, atomically
+ * in Lua. Keys carry the account in a hash tag so a cluster keeps them on one slot.
+ */
+export class RedisLimitStore implements LimitStore {
+  readonly #redis: ScriptedRedis;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    if (!('conductorAdmit' in redis)) {
+      redis.defineCommand('conductorAdmit', { numberOfKeys: 3, lua: ADMIT });
+      redis.defineCommand('conductorSettle', { numberOfKeys: 2, lua: SETTLE });
+    }
+    this.#redis = redis as ScriptedRedis;
+    this.#prefix = prefix;
+  }
+
+  #keys(accountId: string, month: string, window: number): [string, string, string] {
+    const base = `${this.#prefix}limits:{${accountId}}`;
+    return [`${base}:rpm:${window}`, `${base}:used:${month}`, `${base}:inflight:${month}`];
+  }
+
+  async admit(request: AdmitRequest): Promise<AdmitResult> {
+    const window = windowStart(request.now);
+    const month = request.quota?.month ?? 'none';
+    const keys = this.#keys(request.accountId, month, window);
+    const id = randomUUID();
+    const ttl = request.quota ? Math.max(WINDOW_MS, request.quota.monthEndsAt - request.now + 7 * 86_400_000) : WINDOW_MS;
+    const run = (usedFromDatabase: number) =>
+      this.#redis.conductorAdmit(
+        ...keys,
+        request.requestsPerMinute,
+        WINDOW_MS + 1_000,
+        request.quota?.limit ?? -1,
+        request.quota?.minimum ?? 0,
+        request.quota?.desired ?? 0,
+        request.now,
+        id,
+        request.now + RESERVATION_TTL_MS,
+        usedFromDatabase,
+        ttl,
+      );
+    let result = await run(-1);
+    if (result[0] === 2) result = await run(await request.loadUsedTokens());
+    switch (result[0]) {
+      case 0:
+        return { ok: false, reason: 'rate', retryAfterMs: Math.min(WINDOW_MS, result[1] ?? WINDOW_MS) };
+      case 1:
+        return { ok: false, reason: 'quota', used: result[1] ?? 0, reserved: result[2] ?? 0 };
+      default: {
+        const granted = result[1] ?? 0;
+        return { ok: true, reservation: request.quota ? { id, accountId: request.accountId, month: request.quota.month, granted } : null };
+      }
+    }
+  }
+
+  async settle(reservation: Reservation, usedTokens: number): Promise<void> {
+    const [, used, inflight] = this.#keys(reservation.accountId, reservation.month, 0);
+    await this.#redis.conductorSettle(used, inflight, `${reservation.id}:${reservation.granted}`, Math.max(0, Math.round(usedTokens)));
+  }
+}

@@ -1,0 +1,111 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
+import { touchApiKeys } from './key-usage.repository.ts';
+import { writeUsageBatch } from './usage-batch.repository.ts';
+
+export interface UsageMeterOptions {
+  db: Database;
+  log: FastifyBaseLogger;
+  flushIntervalMs: number;
+  /** Flush as soon as this many events wait. */
+  batchSize?: number;
+  /** Events kept while the database is failing; the oldest are dropped past it. */
+  maxBuffered?: number;
+}
+
+/** "Last used" is shown to the minute; stamping more often would only add writes. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+/**
+ * Usage metering off the hot path: `record` only appends to a buffer; a timer (or a full
+ * batch, or closing the app) writes the batch (the rows `recordUsageEvents` writes) and stamps the keys'
+ * last use. One flush runs at a time; a failed batch is retried event by event so one bad
+ * row (an account deleted meanwhile) cannot block the others.
+ */
+export class UsageMeter {
+  readonly #options: Required<UsageMeterOptions>;
+  #buffer: UsageEventInput[] = [];
+  /** Keys used since the last stamp, and when each was last stamped (stamps are at most once a minute per key). */
+  #lastUse = new Map<string, number>();
+  #stamped = new Map<string, number>();
+  #flushing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout;
+
+  constructor(options: UsageMeterOptions) {
+    this.#options = { batchSize: 500, maxBuffered: 50_000, ...options };
+    this.#timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  record(event: UsageEventInput): void {
+    this.#buffer.push(event);
+    if (event.apiKeyId) this.#lastUse.set(event.apiKeyId, event.createdAt.getTime());
+    if (this.#buffer.length >= this.#options.batchSize && !this.#flushing) void this.flush();
+  }
+
+  get pending(): number {
+    return this.#buffer.length;
+  }
+
+  /** Writes everything buffered so far (waits for a flush already running first). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#buffer.length === 0 && this.#lastUse.size === 0) return;
+    this.#flushing = this.#write().finally(() => {
+      this.#flushing = undefined;
+    });
+    await this.#flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+
+  async #write(): Promise<void> {
+    const batch = this.#buffer;
+    const lastUse = this.#lastUse;
+    this.#buffer = [];
+    this.#lastUse = new Map();
+    const { db, log } = this.#options;
+    try {
+      await writeUsageBatch(db, batch);
+    } catch (error) {
+      log.warn({ err: error, events: batch.length }, 'usage batch failed; retrying event by event');
+      const failed: UsageEventInput[] = [];
+      for (const event of batch) {
+        try {
+          await writeUsageBatch(db, [event]);
+        } catch (eventError) {
+          if (isForeignKeyViolation(eventError)) continue; // the account no longer exists
+          failed.push(event);
+        }
+      }
+      if (failed.length > 0) this.#requeue(failed);
+    }
+    const due: { keyId: string; at: Date }[] = [];
+    for (const [keyId, at] of lastUse) {
+      if (at - (this.#stamped.get(keyId) ?? 0) < LAST_USE_RESOLUTION_MS) continue;
+      this.#stamped.set(keyId, at);
+      due.push({ keyId, at: new Date(at) });
+    }
+    if (this.#stamped.size > 100_000) this.#stamped.clear();
+    await touchApiKeys(db, due).catch((error: unknown) => log.warn({ err: error }, 'could not stamp API keys last use'));
+  }
+
+  #requeue(events: UsageEventInput[]): void {
+    this.#buffer = [...events, ...this.#buffer];
+    const excess = this.#buffer.length - this.#options.maxBuffered;
+    if (excess > 0) {
+      this.#buffer.splice(0, excess);
+      this.#options.log.error({ dropped: excess }, 'usage buffer full; oldest events dropped');
+    }
+  }
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code =
+    (error as { code?: string; cause?: { code?: string } } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
+  return code === '23503';
+}

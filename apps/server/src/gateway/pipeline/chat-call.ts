@@ -1,0 +1,283 @@
+import { costMicros, findModel, MESSAGES, type ModelInfo, PROVIDER_NAMES } from '@conductor/shared';
+import type { ChatCompletionRequest, Usage } from '@conductor/shared/openai/chat';
+import { ROUTING_HEADER, SANDBOX_LATENCY_HEADER } from '@conductor/shared/openai/models';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayPrincipal } from '../auth/api-key-auth.ts';
+import { chooseKey, type KeyChoice } from '../credentials/upstreams.ts';
+import { errors, GatewayError } from '../gateway-error.ts';
+import type { GatewayRuntime } from '../gateway-runtime.ts';
+import type { Reservation } from '../limits/limit-store.ts';
+import { sandboxAnswer, sandboxChunks, sandboxCompletion } from '../providers/sandbox/sandbox.ts';
+import { ClientClosedError, type ResolvedTarget, RouteLog, runWithFailover } from '../routing/failover.ts';
+import { resolvePolicy } from '../routing/policy.ts';
+import { planTargets, type WeightedModel } from '../routing/strategies.ts';
+import { estimatePromptTokens, estimateTokens } from '../tokens/token-count.ts';
+import { Cancellation, sleep } from '../transport/cancellation.ts';
+import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTokens } from './chat-request.ts';
+import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, sseData, startEventStream } from './responses.ts';
+import { completeOnce, type Exchange } from './upstream-json.ts';
+import { openStream, pumpStream } from './upstream-stream.ts';
+
+/**
+ * One `POST /v1/chat/completions`: validate, route, admit against the plan's limits, serve
+ * (sandbox for test keys, upstream with failover for live keys, JSON or SSE), then settle the
+ * quota reservation and meter the request, whatever its outcome.
+ */
+export class ChatCall {
+  readonly #runtime: GatewayRuntime;
+  readonly #request: FastifyRequest;
+  readonly #reply: FastifyReply;
+  readonly #principal: GatewayPrincipal;
+  readonly #cancel = new Cancellation();
+  readonly #exchange: Exchange;
+  #served: ServedBy = {};
+  #provider = 'none';
+  #model = 'unknown';
+  #status = 200;
+  #errorType: string | null = null;
+  #streamed = false;
+  #usage: Usage | undefined;
+  #reservation: Reservation | null = null;
+  #route: RouteLog | undefined;
+
+  constructor(runtime: GatewayRuntime, request: FastifyRequest, reply: FastifyReply, principal: GatewayPrincipal) {
+    this.#runtime = runtime;
+    this.#request = request;
+    this.#reply = reply;
+    this.#principal = principal;
+    this.#exchange = { runtime, request: undefined as unknown as ChatCompletionRequest, cancel: this.#cancel, upstreamMs: 0 };
+  }
+
+  async run(): Promise<void> {
+    const raw = this.#reply.raw;
+    const onClose = () => {
+      if (!raw.writableFinished) this.#cancel.abort();
+    };
+    raw.once('close', onClose);
+    try {
+      await this.#serve();
+    } catch (error) {
+      this.#fail(error);
+    } finally {
+      raw.off('close', onClose);
+      this.#finish();
+    }
+  }
+
+  async #serve(): Promise<void> {
+    if (!this.#principal.permissions.includes('api')) throw errors.noApiPermission();
+    const body = parseChatRequest(this.#request.body);
+    this.#model = body.model;
+    const { policy, source } = resolvePolicy(
+      headerString(this.#request.headers[ROUTING_HEADER]),
+      body.conductor,
+      this.#principal.routingPolicy,
+    );
+    const requested = findModel(body.model);
+    if (!requested && !policy.targets) throw errors.unknownModel(body.model);
+    if (requested) this.#model = requested.id;
+    const route = new RouteLog(policy.strategy, source);
+    this.#route = route;
+    const promptEstimate = estimatePromptTokens(body.messages);
+
+    if (this.#principal.environment === 'test') {
+      const { targets } = planTargets({ policy, requested, available: () => true, healthy: () => true });
+      const target = targets[0];
+      if (!target) throw errors.unknownModel(body.model);
+      await this.#admit(body, promptEstimate);
+      return this.#sandbox(body, target.model, route);
+    }
+
+    const { upstreams } = this.#runtime;
+    const keys = new Map<string, KeyChoice | undefined>();
+    const keyFor = (model: ModelInfo) => {
+      if (!keys.has(model.provider)) keys.set(model.provider, chooseKey(upstreams[model.provider], this.#principal));
+      return keys.get(model.provider);
+    };
+    const { targets, unavailable } = planTargets({
+      policy,
+      requested,
+      available: (model) => keyFor(model) !== undefined,
+      healthy: (model) => this.#runtime.isProviderHealthy(model.provider),
+    });
+    // Only targets the caller named are reported as skipped; derived candidates without a key are simply not used.
+    if (policy.targets) for (const target of unavailable) route.add(target, 'no-key');
+    if (targets.length === 0) throw errors.providerNotConfigured(notConfiguredMessage(unavailable, this.#principal));
+    const resolved = targets.map((target): ResolvedTarget => {
+      const upstream = upstreams[target.model.provider];
+      const key = keyFor(target.model) as KeyChoice;
+      return {
+        model: target.model,
+        adapter: upstream.adapter,
+        credentials: key.credentials,
+        keySource: key.keySource,
+        breakerKey: upstream.breakerKey,
+      };
+    });
+    const cap = await this.#admit(body, promptEstimate);
+    this.#exchange.request = cap === undefined ? body : withMaxTokens(body, cap);
+    const deps = {
+      breakers: this.#runtime.breakers,
+      retry: this.#runtime.retry,
+      now: this.#runtime.context.clock.now,
+      cancel: this.#cancel,
+      route,
+      onWait: (milliseconds: number) => {
+        this.#exchange.upstreamMs += milliseconds;
+      },
+    };
+    if (body.stream) {
+      const { value: stream, target } = await runWithFailover(resolved, deps, (candidate) => openStream(this.#exchange, candidate));
+      this.#servedBy(target);
+      this.#streamed = true;
+      this.#reply.hijack();
+      const response = startEventStream(this.#reply, this.#headers());
+      const outcome = await pumpStream(this.#exchange, stream, response, {
+        includeUsage: body.stream_options?.include_usage === true,
+        promptEstimate,
+      });
+      this.#status = outcome.status;
+      this.#errorType = outcome.errorType;
+      this.#usage = outcome.usage;
+      return;
+    }
+    const { value: completion, target } = await runWithFailover(resolved, deps, (candidate) => completeOnce(this.#exchange, candidate));
+    this.#servedBy(target);
+    this.#usage =
+      completion.usage.total_tokens > 0 ? completion.usage : estimatedUsage(promptEstimate, completion.choices[0]?.message.content ?? '');
+    this.#reply.headers(this.#headers()).send(completion);
+  }
+
+  /** The served-by and overhead headers, computed when the response starts. */
+  #headers(): Record<string, string> {
+    return servedHeaders(
+      { ...this.#served, ...(this.#route ? { route: this.#route.toString() } : {}) },
+      overheadMs(this.#reply, this.#exchange.upstreamMs),
+    );
+  }
+
+  #servedBy(target: ResolvedTarget): void {
+    this.#provider = target.model.provider;
+    this.#model = target.model.id;
+    this.#served = { provider: target.model.provider, model: target.model.id };
+  }
+
+  /** Rate limit and quota; returns a lower `max_tokens` when the quota left demands one. */
+  async #admit(body: ChatCompletionRequest, promptTokens: number): Promise<number | undefined> {
+    const now = this.#runtime.context.clock.now();
+    const { userId } = this.#principal;
+    const admitted = await this.#runtime.limiter.admit({
+      accountId: userId,
+      plan: this.#principal.plan,
+      environment: this.#principal.environment,
+      now,
+      promptTokens,
+      maxTokens: maxTokensOf(body),
+      loadUsedTokens: () => this.#runtime.loadUsedTokens(userId, now),
+    });
+    this.#reservation = admitted.reservation;
+    return admitted.maxTokensCap;
+  }
+
+  async #sandbox(body: ChatCompletionRequest, model: ModelInfo, route: RouteLog): Promise<void> {
+    const latency = sandboxLatency(this.#request.headers[SANDBOX_LATENCY_HEADER]);
+    const answer = await sandboxAnswer(body, model, maxTokensOf(body));
+    if (latency > 0) {
+      const started = performance.now();
+      try {
+        await sleep(latency, this.#cancel);
+      } catch {
+        throw new ClientClosedError();
+      } finally {
+        this.#exchange.upstreamMs += performance.now() - started;
+      }
+    }
+    route.add({ model }, 'sandbox');
+    this.#provider = 'sandbox';
+    this.#model = model.id;
+    this.#served = { provider: 'sandbox', model: model.id };
+    this.#usage = answer.usage;
+    const identity = {
+      id: this.#runtime.adapterContext.generateId(),
+      created: Math.floor(this.#runtime.context.clock.now() / 1000),
+      model: model.id,
+    };
+    const headers = this.#headers();
+    if (!body.stream) {
+      this.#reply.headers(headers).send(sandboxCompletion(answer, identity));
+      return;
+    }
+    this.#streamed = true;
+    this.#reply.hijack();
+    const response = startEventStream(this.#reply, headers);
+    const chunks = sandboxChunks(answer, identity, body.stream_options?.include_usage === true);
+    response.end(chunks.map(sseData).join('') + SSE_DONE);
+  }
+
+  #fail(error: unknown): void {
+    const reply = this.#reply;
+    if (error instanceof ClientClosedError || this.#cancel.aborted) {
+      this.#status = 499;
+      this.#errorType = 'client_closed';
+      if (!reply.sent) reply.hijack();
+      if (!reply.raw.destroyed) reply.raw.destroy();
+      return;
+    }
+    let gatewayError: GatewayError;
+    if (error instanceof GatewayError) {
+      gatewayError = error;
+    } else {
+      this.#request.log.error({ err: error }, 'gateway request failed');
+      gatewayError = new GatewayError(500, 'api_error', 'internal_error', MESSAGES.serverError);
+    }
+    this.#status = gatewayError.status;
+    this.#errorType = gatewayError.type;
+    if (reply.sent || reply.raw.headersSent) {
+      if (!reply.raw.writableEnded) reply.raw.end();
+      return;
+    }
+    sendGatewayError(reply, gatewayError, this.#headers());
+  }
+
+  #finish(): void {
+    const { environment, userId, keyId } = this.#principal;
+    const usage = this.#usage;
+    const promptTokens = usage?.prompt_tokens ?? 0;
+    const completionTokens = usage?.completion_tokens ?? 0;
+    if (this.#reservation) {
+      this.#runtime.limiter
+        .settle(this.#reservation, promptTokens + completionTokens)
+        .catch((error: unknown) => this.#runtime.log.warn({ err: error }, 'could not settle a quota reservation'));
+    }
+    const model = findModel(this.#model);
+    this.#runtime.meter.record({
+      requestId: this.#request.id,
+      userId,
+      apiKeyId: keyId,
+      environment,
+      provider: this.#provider,
+      model: (model?.id ?? this.#model).slice(0, 128),
+      promptTokens,
+      completionTokens,
+      costMicros: environment === 'test' ? 0 : costMicros(model, promptTokens, completionTokens),
+      latencyMs: Math.round(this.#reply.elapsedTime),
+      statusCode: this.#status,
+      errorType: this.#errorType,
+      streamed: this.#streamed,
+      createdAt: new Date(this.#runtime.context.clock.now()),
+    });
+  }
+}
+
+/** When an upstream reports no usage: the 4-characters-per-token estimate. */
+function estimatedUsage(prompt: number, content: string | null): Usage {
+  const completion = estimateTokens(content ?? '');
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+function notConfiguredMessage(unavailable: WeightedModel[], principal: GatewayPrincipal): string {
+  const providers = [...new Set(unavailable.map((target) => PROVIDER_NAMES[target.model.provider]))].join(', ') || 'this model';
+  return principal.plan === 'byo-keys'
+    ? `No key for ${providers}: add your own provider key in the dashboard, or route to a provider you have a key for.`
+    : `${providers} is not configured on this server: add your own provider key in the dashboard, or choose another model.`;
+}

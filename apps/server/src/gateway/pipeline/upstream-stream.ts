@@ -1,0 +1,235 @@
+import type { ServerResponse } from 'node:http';
+import { CHARS_PER_TOKEN, PROVIDER_NAMES } from '@conductor/shared';
+import type { ChatCompletionChunk, Usage } from '@conductor/shared/openai/chat';
+import type { StreamParser } from '../providers/types.ts';
+import { AttemptFailure, type ResolvedTarget } from '../routing/failover.ts';
+import { SseParser } from '../transport/sse-parser.ts';
+import type { UpstreamCall } from '../transport/upstream-client.ts';
+import { SSE_DONE, sseData, sseError } from './responses.ts';
+import { buildUpstreamRequest, type Exchange, failureFrom, isSuccess, rejectStatus, startUpstream } from './upstream-json.ts';
+
+/** An upstream stream that has produced its first chunks but sent nothing to the client yet. */
+export interface OpenedStream {
+  target: ResolvedTarget;
+  call: UpstreamCall;
+  sse: SseParser;
+  parser: StreamParser;
+  /** Chunks mapped but not yet written. */
+  pending: ChatCompletionChunk[];
+  usage: Usage | undefined;
+  /** The upstream signalled the end (`[DONE]`, `message_stop`, …). */
+  done: boolean;
+  /** A chunk with a finish reason went by (some upstreams end with EOF alone). */
+  finished: boolean;
+}
+
+/** Maps the events in one body chunk (or, with `null`, the end of the body); throws what the adapter throws. */
+function feed(stream: OpenedStream, chunk: Buffer | null): void {
+  const events = chunk === null ? stream.sse.end() : stream.sse.push(chunk);
+  for (const event of events) {
+    if (stream.done) return;
+    const step = stream.parser.push(event);
+    for (const mapped of step.chunks) {
+      if (!stream.finished && mapped.choices.some((choice) => choice.finish_reason !== null)) stream.finished = true;
+      stream.pending.push(mapped);
+    }
+    if (step.usage) stream.usage = step.usage;
+    if (step.done) stream.done = true;
+  }
+}
+
+function streamFailure(target: ResolvedTarget, label: 'empty-stream' | 'truncated', message: string): AttemptFailure {
+  return new AttemptFailure(
+    { status: 502, type: 'upstream_error', disposition: 'fallback', message: `${PROVIDER_NAMES[target.model.provider]}: ${message}` },
+    label,
+    true,
+  );
+}
+
+/**
+ * One streaming attempt, up to the first chunk: failures until then (status, reset, timeout,
+ * an in-stream error event) are ordinary attempt failures, so the router can still fail over.
+ */
+export async function openStream(exchange: Exchange, target: ResolvedTarget): Promise<OpenedStream> {
+  const upstream = buildUpstreamRequest(exchange, target);
+  const started = performance.now();
+  try {
+    const call = await startUpstream(exchange, target, upstream);
+    if (!isSuccess(call)) return await rejectStatus(exchange, target, call);
+    const stream: OpenedStream = {
+      target,
+      call,
+      sse: new SseParser(),
+      parser: target.adapter.createStreamParser(target.model.id, exchange.runtime.adapterContext),
+      pending: [],
+      usage: undefined,
+      done: false,
+      finished: false,
+    };
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: unknown) => {
+        // Detached, the call keeps what arrives until the pump attaches (moments later).
+        call.attach(undefined);
+        if (error === undefined) {
+          resolve();
+        } else {
+          call.abort();
+          reject(error);
+        }
+      };
+      call.attach({
+        data(chunk) {
+          try {
+            feed(stream, chunk);
+          } catch (error) {
+            return settle(error);
+          }
+          if (stream.pending.length > 0 || stream.done) settle();
+        },
+        end() {
+          try {
+            feed(stream, null);
+          } catch (error) {
+            return settle(error);
+          }
+          settle(stream.pending.length > 0 ? undefined : streamFailure(target, 'empty-stream', 'the stream ended before any output.'));
+        },
+        error: settle,
+      });
+    });
+    if (stream.pending.length === 0) throw streamFailure(target, 'empty-stream', 'the stream ended before any output.');
+    return stream;
+  } catch (error) {
+    throw failureFrom(error, target, exchange.cancel);
+  } finally {
+    exchange.upstreamMs += performance.now() - started;
+  }
+}
+
+export interface StreamOutcome {
+  status: number;
+  errorType: string | null;
+  usage: Usage;
+}
+
+/**
+ * Forwards the stream to the client after the first byte: no failover is possible any more, so
+ * a break (reset, idle timeout, in-stream error, EOF before the finish) ends the response with
+ * an explicit SSE error event and no `[DONE]`. Usage chunks go through only when the client
+ * asked (`stream_options.include_usage`); one is synthesised from estimates if the upstream
+ * sent none. Backpressure: a full client socket pauses the upstream socket. A client that goes
+ * away aborts the upstream request (through the exchange's cancellation).
+ */
+export function pumpStream(
+  exchange: Exchange,
+  stream: OpenedStream,
+  response: ServerResponse,
+  options: { includeUsage: boolean; promptEstimate: number },
+): Promise<StreamOutcome> {
+  const { call } = stream;
+  let completionCharacters = 0;
+  let usageSent = false;
+  let last: ChatCompletionChunk | undefined;
+  let over = false;
+
+  const usageSoFar = (): Usage => {
+    if (stream.usage) return stream.usage;
+    const completion = Math.ceil(completionCharacters / CHARS_PER_TOKEN);
+    return { prompt_tokens: options.promptEstimate, completion_tokens: completion, total_tokens: options.promptEstimate + completion };
+  };
+  /** The pending chunks as SSE text (usage chunks only when asked for). */
+  const take = (): string => {
+    let text = '';
+    for (const chunk of stream.pending) {
+      if (chunk.choices.length === 0 && chunk.usage) {
+        if (!options.includeUsage || usageSent) continue;
+        usageSent = true;
+      }
+      for (const choice of chunk.choices) completionCharacters += choice.delta.content?.length ?? 0;
+      last = chunk;
+      text += sseData(chunk);
+    }
+    stream.pending = [];
+    return text;
+  };
+  /** Writes the pending chunks; false when the client socket is full. */
+  const flush = (): boolean => {
+    const text = take();
+    if (text === '' || response.destroyed) return true;
+    return response.write(text);
+  };
+
+  return new Promise<StreamOutcome>((resolve) => {
+    const onDrain = () => call.resume();
+    response.on('drain', onDrain);
+    const finish = (outcome: StreamOutcome) => {
+      over = true;
+      response.off('drain', onDrain);
+      resolve(outcome);
+    };
+    /** The last chunks, the usage chunk if owed, and `[DONE]` in one write. */
+    const complete = () => {
+      let text = take();
+      const usage = usageSoFar();
+      if (options.includeUsage && !usageSent && last) {
+        text += sseData({ id: last.id, object: 'chat.completion.chunk', created: last.created, model: last.model, choices: [], usage });
+      }
+      response.end(text + SSE_DONE);
+      // What follows the end marker is read and dropped, so the keep-alive connection is reused.
+      call.resume();
+      finish({ status: 200, errorType: null, usage });
+    };
+    const fail = (error: unknown) => {
+      call.abort();
+      if (exchange.cancel.aborted || response.destroyed) return finish({ status: 499, errorType: 'client_closed', usage: usageSoFar() });
+      const failure = failureFrom(error, stream.target, exchange.cancel);
+      const reason = failure instanceof AttemptFailure ? ` (${failure.upstream.message})` : '';
+      response.end(
+        sseError(
+          `The upstream stream broke after it had started${reason}; the answer above is incomplete.`,
+          'upstream_error',
+          'stream_interrupted',
+        ),
+      );
+      exchange.runtime.log.warn(
+        { provider: stream.target.model.provider, model: stream.target.model.id, reason: failure.message },
+        'stream broke mid-way',
+      );
+      finish({ status: 502, errorType: 'stream_interrupted', usage: usageSoFar() });
+    };
+    const afterFeed = () => {
+      if (stream.done) complete();
+      else if (!flush()) call.pause();
+    };
+
+    afterFeed();
+    if (over) return;
+    call.attach({
+      data(chunk) {
+        if (over) return;
+        try {
+          feed(stream, chunk);
+        } catch (error) {
+          return fail(error);
+        }
+        afterFeed();
+      },
+      end() {
+        if (over) return;
+        try {
+          feed(stream, null);
+        } catch (error) {
+          return fail(error);
+        }
+        if (stream.done || stream.finished) complete();
+        else {
+          flush();
+          fail(streamFailure(stream.target, 'truncated', 'the provider closed the stream before finishing.'));
+        }
+      },
+      error(error) {
+        if (!over) fail(error);
+      },
+    });
+  });
+}

@@ -1,0 +1,153 @@
+import type { ModelInfo } from '@conductor/shared';
+import { GatewayError, errors, publicErrorType } from '../gateway-error.ts';
+import type { ProviderAdapter, ProviderCredentials, UpstreamError } from '../providers/types.ts';
+import type { BreakerRegistry } from './circuit-breaker.ts';
+import { type Cancel, sleep } from '../transport/cancellation.ts';
+import { type RetryPolicy, retryDelayMs } from './retry-policy.ts';
+
+/** A target ready to call: model, adapter, key (BYOK or hosted) and its breaker. */
+export interface ResolvedTarget {
+  model: ModelInfo;
+  adapter: ProviderAdapter;
+  credentials: ProviderCredentials;
+  keySource: 'byok' | 'hosted';
+  breakerKey: string;
+}
+
+/** One failed attempt, classified: what the route log shows and whether it hurts the breaker. */
+export class AttemptFailure extends Error {
+  readonly upstream: UpstreamError;
+  readonly label: string;
+  /** 5xx, timeouts, resets and malformed answers count against the upstream's health; 4xx and 429 do not. */
+  readonly unhealthy: boolean;
+
+  constructor(upstream: UpstreamError, label: string, unhealthy: boolean) {
+    super(upstream.message);
+    this.name = 'AttemptFailure';
+    this.upstream = upstream;
+    this.label = label;
+    this.unhealthy = unhealthy;
+  }
+}
+
+/** The caller went away: nothing to answer, nothing to retry. */
+export class ClientClosedError extends Error {
+  constructor() {
+    super('client closed the request');
+    this.name = 'ClientClosedError';
+  }
+}
+
+/** What the `x-conductor-route` header reports: the decision and every attempt. */
+export class RouteLog {
+  readonly strategy: string;
+  readonly source: string;
+  readonly attempts: string[] = [];
+
+  constructor(strategy: string, source: string) {
+    this.strategy = strategy;
+    this.source = source;
+  }
+
+  add(target: { model: ModelInfo }, outcome: string): void {
+    this.attempts.push(`${target.model.provider}/${target.model.id}=${outcome}`);
+  }
+
+  toString(): string {
+    return `${this.strategy} (${this.source}); ${this.attempts.join(', ') || 'no attempt'}`;
+  }
+}
+
+export interface FailoverDependencies {
+  breakers: BreakerRegistry;
+  retry: RetryPolicy;
+  now(): number;
+  cancel: Cancel;
+  route: RouteLog;
+  /** Time spent waiting between attempts (not the gateway's own overhead). */
+  onWait(milliseconds: number): void;
+}
+
+const CODE_BY_TYPE: Record<string, string> = {
+  rate_limit_error: 'upstream_rate_limited',
+  timeout_error: 'upstream_timeout',
+  authentication_error: 'upstream_authentication_failed',
+  permission_error: 'upstream_permission_denied',
+  insufficient_quota: 'upstream_quota_exceeded',
+  not_found_error: 'upstream_model_not_found',
+  invalid_request_error: 'upstream_invalid_request',
+};
+
+/** The last upstream failure as the client sees it. */
+export function toGatewayError(upstream: UpstreamError): GatewayError {
+  const retryAfterSeconds = upstream.retryAfterMs !== undefined ? Math.max(1, Math.ceil(upstream.retryAfterMs / 1000)) : undefined;
+  return new GatewayError(
+    upstream.status,
+    publicErrorType(upstream.type, upstream.status),
+    CODE_BY_TYPE[upstream.type] ?? 'upstream_error',
+    upstream.message,
+    {
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    },
+  );
+}
+
+/**
+ * Walks the ordered targets. A target whose circuit is open is skipped; a `terminal` error
+ * stops at once (the request itself is wrong); `fallback` moves to the next target; a
+ * `retryable` error moves on too, and on the last target is retried with backoff and jitter,
+ * never sooner than its Retry-After. The attempt function must only resolve once nothing can
+ * fail over any more (for streams: when the first chunk is ready, before a byte is sent).
+ */
+export async function runWithFailover<T>(
+  targets: readonly ResolvedTarget[],
+  deps: FailoverDependencies,
+  attempt: (target: ResolvedTarget) => Promise<T>,
+): Promise<{ value: T; target: ResolvedTarget }> {
+  let lastError: UpstreamError | undefined;
+  let soonestProbeMs = Number.POSITIVE_INFINITY;
+  for (let index = 0; index < targets.length; index += 1) {
+    const target = targets[index] as ResolvedTarget;
+    const breaker = deps.breakers.get(target.breakerKey);
+    const tries = index === targets.length - 1 ? 1 + deps.retry.maxRetries : 1;
+    for (let tryIndex = 0; tryIndex < tries; tryIndex += 1) {
+      if (deps.cancel.aborted) throw new ClientClosedError();
+      if (!breaker.tryAcquire(deps.now())) {
+        deps.route.add(target, 'circuit-open');
+        soonestProbeMs = Math.min(soonestProbeMs, breaker.retryInMs(deps.now()));
+        break;
+      }
+      try {
+        const value = await attempt(target);
+        breaker.onSuccess();
+        deps.route.add(target, 'ok');
+        return { value, target };
+      } catch (error) {
+        if (deps.cancel.aborted || error instanceof ClientClosedError) {
+          breaker.release();
+          throw new ClientClosedError();
+        }
+        if (!(error instanceof AttemptFailure)) {
+          breaker.release();
+          throw error;
+        }
+        if (error.unhealthy) breaker.onFailure(deps.now());
+        else breaker.onSuccess();
+        deps.route.add(target, error.label);
+        lastError = error.upstream;
+        if (error.upstream.disposition === 'terminal') throw toGatewayError(error.upstream);
+        if (error.upstream.disposition === 'fallback' || tryIndex + 1 >= tries) break;
+        const delay = retryDelayMs(deps.retry, tryIndex, error.upstream.retryAfterMs);
+        if (delay === undefined) break;
+        deps.onWait(delay);
+        try {
+          await sleep(delay, deps.cancel);
+        } catch {
+          throw new ClientClosedError();
+        }
+      }
+    }
+  }
+  if (lastError) throw toGatewayError(lastError);
+  throw errors.noHealthyTarget(Math.max(1, Math.ceil((Number.isFinite(soonestProbeMs) ? soonestProbeMs : 1_000) / 1000)));
+}

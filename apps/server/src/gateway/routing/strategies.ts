@@ -1,0 +1,97 @@
+import { MODELS, type ModelInfo } from '@conductor/shared';
+import type { RoutingPolicy } from '@conductor/shared/openai/chat';
+import { resolveTargetModel } from './policy.ts';
+
+export interface WeightedModel {
+  model: ModelInfo;
+  weight: number;
+}
+
+export interface PlanInput {
+  policy: RoutingPolicy;
+  /** The body's model; may be undefined only when the policy lists its own targets. */
+  requested: ModelInfo | undefined;
+  /** Whether a key is available for this model's provider (always true in the sandbox). */
+  available(model: ModelInfo): boolean;
+  /** Whether this model's upstream circuit is not open. */
+  healthy(model: ModelInfo): boolean;
+  random?: () => number;
+}
+
+/** The most targets one request may walk through. */
+export const MAX_TARGETS = 4;
+
+/** Price used to rank targets: input plus output USD per 1M tokens. */
+export function blendedPrice(model: ModelInfo): number {
+  return model.inputPerMillion + model.outputPerMillion;
+}
+
+const byPrice = (left: WeightedModel, right: WeightedModel) => blendedPrice(left.model) - blendedPrice(right.model);
+
+/** The same model served by other providers (e.g. gpt-4o on OpenAI and on Azure). */
+function sameModel(requested: ModelInfo): ModelInfo[] {
+  return MODELS.filter((model) => model.upstreamModel === requested.upstreamModel);
+}
+
+function sameClass(requested: ModelInfo): ModelInfo[] {
+  return MODELS.filter((model) => model.modelClass === requested.modelClass);
+}
+
+/** Candidate targets before ordering: the policy's own, else derived from the requested model. */
+function candidates(policy: RoutingPolicy, requested: ModelInfo | undefined): WeightedModel[] {
+  if (policy.targets)
+    return policy.targets.map((target, index) => ({ model: resolveTargetModel(target, index), weight: target.weight ?? 1 }));
+  if (!requested) return [];
+  const weighted = (model: ModelInfo): WeightedModel => ({ model, weight: 1 });
+  switch (policy.strategy) {
+    case 'single':
+      return [weighted(requested)];
+    case 'fallback': {
+      // The requested model first, then the cheapest same-class models of other providers.
+      const others = sameClass(requested)
+        .filter((model) => model.provider !== requested.provider)
+        .map(weighted)
+        .sort(byPrice);
+      return [weighted(requested), ...others];
+    }
+    case 'loadbalance':
+      return sameModel(requested).map(weighted);
+    case 'cost':
+      return sameClass(requested).map(weighted);
+  }
+}
+
+/** Weighted random order without replacement. */
+function weightedOrder(targets: WeightedModel[], random: () => number): WeightedModel[] {
+  const pool = [...targets];
+  const ordered: WeightedModel[] = [];
+  while (pool.length > 0) {
+    const total = pool.reduce((sum, target) => sum + target.weight, 0);
+    let point = random() * total;
+    let index = pool.findIndex((target) => {
+      point -= target.weight;
+      return point < 0;
+    });
+    if (index === -1) index = pool.length - 1;
+    ordered.push(...pool.splice(index, 1));
+  }
+  return ordered;
+}
+
+/**
+ * The ordered targets for one request. `fallback`/`single` keep the listed order, `loadbalance`
+ * draws by weight, `cost` ranks cheapest first. Targets without a key are dropped; targets
+ * whose circuit is open move to the end (still tried if everything else fails).
+ */
+export function planTargets(input: PlanInput): { targets: WeightedModel[]; unavailable: WeightedModel[] } {
+  const random = input.random ?? Math.random;
+  const all = candidates(input.policy, input.requested);
+  const unavailable = all.filter((target) => !input.available(target.model));
+  let usable = all.filter((target) => input.available(target.model));
+  if (input.policy.strategy === 'single') usable = usable.slice(0, 1);
+  else if (input.policy.strategy === 'loadbalance') usable = weightedOrder(usable, random);
+  else if (input.policy.strategy === 'cost') usable = [...usable].sort(byPrice);
+  const healthy = usable.filter((target) => input.healthy(target.model));
+  const unhealthy = usable.filter((target) => !input.healthy(target.model));
+  return { targets: [...healthy, ...unhealthy].slice(0, MAX_TARGETS), unavailable };
+}

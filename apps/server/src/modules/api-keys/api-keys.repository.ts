@@ -1,0 +1,63 @@
+import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { apiKeys } from '../../db/schema/index.ts';
+import type { ApiKeyRow } from './api-key.ts';
+
+export type NewApiKeyRow = typeof apiKeys.$inferInsert;
+
+export async function listApiKeysOfUser(db: Database, userId: string): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+export async function countActiveApiKeys(db: Database, userId: string, now: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, new Date(now)))));
+  return row?.value ?? 0;
+}
+
+export async function insertApiKey(db: Database, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  const [inserted] = await db.insert(apiKeys).values(row).returning();
+  if (!inserted) throw new Error('insert returned no row');
+  return inserted;
+}
+
+/** Scoped by user: another user's key id matches nothing. */
+export async function renameApiKeyOfUser(db: Database, userId: string, id: string, name: string): Promise<ApiKeyRow | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ name })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function findApiKeyOfUser(db: Database, userId: string, id: string): Promise<ApiKeyRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+/** Revokes one key (idempotent); returns the row, or undefined when the user has no such key. */
+export async function revokeApiKeyOfUser(db: Database, userId: string, id: string, now: number): Promise<ApiKeyRow | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row ?? findApiKeyOfUser(db, userId, id);
+}
+
+/** Revokes every key of a user; returns the hashes of the keys that were still usable. */
+export async function revokeAllApiKeysOfUser(db: Database, userId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ keyHash: apiKeys.keyHash });
+  return rows.map((row) => row.keyHash);
+}

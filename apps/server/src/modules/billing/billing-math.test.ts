@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { addMonths, calendarMonth, nextPeriod, overage, periodPriceCents, prorate, remainingFraction } from './billing-math.ts';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('billing arithmetic', () => {
+  it('uses UTC calendar months, including across a year end', () => {
+    expect(calendarMonth(at('2026-02-14T10:00:00Z'))).toEqual({ start: at('2026-02-01T00:00:00Z'), end: at('2026-03-01T00:00:00Z') });
+    expect(calendarMonth(at('2026-12-31T23:59:59Z'))).toEqual({ start: at('2026-12-01T00:00:00Z'), end: at('2027-01-01T00:00:00Z') });
+    expect(nextPeriod(calendarMonth(at('2026-12-05T00:00:00Z')), 'monthly').start).toBe(at('2027-01-01T00:00:00Z'));
+    expect(addMonths(at('2026-03-16T08:00:00Z'), 12)).toBe(at('2027-03-16T08:00:00Z'));
+  });
+
+  it('prices plans per period in cents; free and bring-your-own-keys cost nothing', () => {
+    expect(periodPriceCents('pro', 'monthly')).toBe(2900);
+    expect(periodPriceCents('pro', 'yearly')).toBe(29900);
+    expect(periodPriceCents('enterprise', 'monthly')).toBe(19900);
+    expect(periodPriceCents('free', 'monthly')).toBe(0);
+    expect(periodPriceCents('byo-keys', 'monthly')).toBe(0);
+  });
+
+  it('bills overage at $0.05 per 1K tokens on paid plans only', () => {
+    expect(overage('pro', 1_200_000, 1_000_000)).toEqual({ tokens: 200_000, costCents: 1000, applies: true });
+    expect(overage('pro', 900_000, 1_000_000)).toEqual({ tokens: 0, costCents: 0, applies: true });
+    expect(overage('free', 50_000, 10_000)).toEqual({ tokens: 0, costCents: 0, applies: false });
+    expect(overage('enterprise', 50_000_000, null)).toEqual({ tokens: 0, costCents: 0, applies: true });
+  });
+
+  it('prorates an upgrade mid-month: credit for the unused old plan, charge for the rest of the new', () => {
+    const now = at('2026-03-16T00:00:00Z');
+    const month = calendarMonth(now);
+    expect(remainingFraction(month, now)).toBeCloseTo(16 / 31);
+    const fromFree = prorate({ plan: 'free', period: 'monthly', ...month }, 'pro', 'monthly', now);
+    expect(fromFree).toMatchObject({ creditCents: 0, chargeCents: 1497, totalCents: 1497, newPeriod: month });
+    const upgrade = prorate({ plan: 'pro', period: 'monthly', ...month }, 'enterprise', 'monthly', now);
+    expect(upgrade).toMatchObject({ creditCents: 1497, chargeCents: 10271, totalCents: 8774 });
+    expect(upgrade.lines.map((line) => line.amountCents)).toEqual([10271, -1497]);
+    const downgrade = prorate({ plan: 'enterprise', period: 'monthly', ...month }, 'free', 'monthly', now);
+    expect(downgrade).toMatchObject({ creditCents: 10271, chargeCents: 0, totalCents: -10271 });
+  });
+
+  it('starts a new year when moving to yearly billing, and keeps the year when only the plan changes', () => {
+    const now = at('2026-03-16T00:00:00Z');
+    const toYearly = prorate({ plan: 'pro', period: 'monthly', ...calendarMonth(now) }, 'pro', 'yearly', now);
+    expect(toYearly.newPeriod).toEqual({ start: now, end: at('2027-03-16T00:00:00Z') });
+    expect(toYearly).toMatchObject({ chargeCents: 29900, creditCents: 1497 });
+    const year = { start: at('2026-01-01T00:00:00Z'), end: at('2027-01-01T00:00:00Z') };
+    const within = prorate({ plan: 'pro', period: 'yearly', ...year }, 'enterprise', 'yearly', at('2026-07-02T12:00:00Z'));
+    expect(within.newPeriod).toEqual(year);
+    expect(within.creditCents).toBe(Math.round(29900 * 0.5));
+    expect(within.chargeCents).toBe(Math.round(199900 * 0.5));
+  });
+});

@@ -1,0 +1,111 @@
+import { OVERAGE_USD_PER_1K_TOKENS, type PlanId, planById, type UserPlan } from '@conductor/shared';
+import type { BillingPeriod } from '@conductor/shared/schemas/billing';
+
+/** Pure billing arithmetic: periods, prices, proration and overage. All money in cents, time in ms. */
+
+export interface Period {
+  start: number;
+  end: number;
+}
+
+/** The UTC calendar month containing `at`: monthly periods follow the monthly token quota. */
+export function calendarMonth(at: number): Period {
+  const date = new Date(at);
+  return {
+    start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
+    end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+  };
+}
+
+export function addMonths(at: number, months: number): number {
+  const date = new Date(at);
+  return Date.UTC(
+    date.getUTCFullYear(),
+    date.getUTCMonth() + months,
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+    date.getUTCMilliseconds(),
+  );
+}
+
+/** The period after one that ended: the next calendar month, or the next year. */
+export function nextPeriod(period: Period, kind: BillingPeriod): Period {
+  return kind === 'monthly' ? calendarMonth(period.end) : { start: period.end, end: addMonths(period.end, 12) };
+}
+
+export const isPaidPlan = (plan: UserPlan): plan is 'pro' | 'enterprise' => plan === 'pro' || plan === 'enterprise';
+
+/** Price of one period of a plan; bring-your-own-keys and free cost nothing. */
+export function periodPriceCents(plan: UserPlan, period: BillingPeriod): number {
+  if (!isPaidPlan(plan)) return 0;
+  const price = planById(plan).price;
+  return Math.round((period === 'monthly' ? price.monthly : price.yearly) * 100);
+}
+
+export function planName(plan: UserPlan): string {
+  return plan === 'byo-keys' ? 'Bring Your Own Keys' : planById(plan).name;
+}
+
+/** The unused fraction of a period at `now`, between 0 and 1. */
+export function remainingFraction(period: Period, now: number): number {
+  if (period.end <= period.start) return 0;
+  return Math.min(1, Math.max(0, (period.end - now) / (period.end - period.start)));
+}
+
+/** Tokens over quota and their cost: $0.05 per 1K on Pro/Enterprise; free plans are throttled instead. */
+export function overage(
+  plan: UserPlan,
+  tokensUsed: number,
+  tokensLimit: number | null,
+): { tokens: number; costCents: number; applies: boolean } {
+  const applies = isPaidPlan(plan);
+  if (!applies || tokensLimit === null) return { tokens: 0, costCents: 0, applies };
+  const tokens = Math.max(0, tokensUsed - tokensLimit);
+  return { tokens, costCents: Math.round((tokens / 1000) * OVERAGE_USD_PER_1K_TOKENS * 100), applies };
+}
+
+export interface CurrentSubscription {
+  plan: UserPlan;
+  period: BillingPeriod;
+  start: number;
+  end: number;
+}
+
+export interface Proration {
+  creditCents: number;
+  chargeCents: number;
+  totalCents: number;
+  newPeriod: Period;
+  lines: { description: string; amountCents: number }[];
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * An immediate plan change: credit for the unused part of the current paid period, charge
+ * for the rest of the new one. Monthly plans stay on the calendar month; a yearly plan
+ * keeps its year when only the plan changes, otherwise a new year starts now.
+ */
+export function prorate(current: CurrentSubscription, toPlan: PlanId, toPeriod: BillingPeriod, now: number): Proration {
+  const oldPrice = periodPriceCents(current.plan, current.period);
+  const newPrice = periodPriceCents(toPlan, toPeriod);
+  const creditCents = oldPrice > 0 ? Math.round(oldPrice * remainingFraction(current, now)) : 0;
+  let newPeriod: Period;
+  if (toPeriod === 'monthly') newPeriod = calendarMonth(now);
+  else if (current.period === 'yearly' && oldPrice > 0) newPeriod = { start: current.start, end: current.end };
+  else newPeriod = { start: now, end: addMonths(now, 12) };
+  const chargeCents = newPrice > 0 ? Math.round(newPrice * remainingFraction(newPeriod, now)) : 0;
+  const lines: Proration['lines'] = [];
+  if (chargeCents > 0) {
+    lines.push({
+      description: `${planName(toPlan)} plan (${toPeriod}), ${day(Math.max(now, newPeriod.start))} to ${day(newPeriod.end - 1)}, prorated`,
+      amountCents: chargeCents,
+    });
+  }
+  if (creditCents > 0) {
+    lines.push({ description: `Unused time on ${planName(current.plan)} plan (${current.period})`, amountCents: -creditCents });
+  }
+  return { creditCents, chargeCents, totalCents: chargeCents - creditCents, newPeriod, lines };
+}

@@ -1,0 +1,185 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { users } from '../../db/schema/index.ts';
+import { createSession, SESSION_COOKIE } from '../auth/session.service.ts';
+import { jsonHeaders, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { recordUsageEvents } from '../usage/usage.writer.ts';
+
+const clock = settableClock('2026-03-16T00:00:00.000Z');
+
+describe('billing', () => {
+  let harness: TestApp;
+
+  beforeAll(async () => {
+    harness = await createTestApp({}, { clock });
+  });
+  afterAll(async () => harness.close());
+
+  const db = () => harness.app.context.database.db;
+  const get = (url: string, cookie: string) => harness.app.inject({ method: 'GET', url, headers: { cookie } });
+  const post = (url: string, cookie: string, payload: unknown = {}) =>
+    harness.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload: JSON.stringify(payload) });
+  const sessionFor = async (userId: string) =>
+    `${SESSION_COOKIE}=${(await createSession(db(), userId, { remember: false, now: clock.now() })).token}`;
+
+  it('shows a free user’s plan, period, usage and an honest payment method', async () => {
+    const { cookie } = await createUserWithSession(harness.app);
+    const response = await get('/api/v1/billing', cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      plan: 'free',
+      planName: 'Free',
+      period: 'monthly',
+      priceCents: 0,
+      currentPeriodStart: '2026-03-01T00:00:00.000Z',
+      currentPeriodEnd: '2026-04-01T00:00:00.000Z',
+      nextBillingDate: '2026-04-01T00:00:00.000Z',
+      cancelAtPeriodEnd: false,
+      usage: { tokensUsed: 0, tokensLimit: 10_000, monthStart: '2026-03-01' },
+      overage: { tokens: 0, costCents: 0, applies: false },
+      estimatedBillCents: 0,
+      paymentMethod: null,
+    });
+    expect((await get('/api/v1/billing/invoices', cookie)).json()).toEqual({ invoices: [] });
+  });
+
+  it('previews and applies an upgrade with proration, issuing a real invoice', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    const preview = await post('/api/v1/billing/preview', cookie, { plan: 'pro' });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json()).toMatchObject({
+      fromPlan: 'free',
+      toPlan: 'pro',
+      toPeriod: 'monthly',
+      creditCents: 0,
+      chargeCents: 1497,
+      totalCents: 1497,
+    });
+
+    const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', period: 'monthly' });
+    expect(change.statusCode).toBe(200);
+    const { billing, invoice } = change.json();
+    expect(billing).toMatchObject({ plan: 'pro', priceCents: 2900, estimatedBillCents: 2900, usage: { tokensLimit: 1_000_000 } });
+    expect(invoice).toMatchObject({ amountCents: 1497, status: 'open' });
+    const [row] = await db().select({ plan: users.plan }).from(users).where(eq(users.id, user.id));
+    expect(row?.plan).toBe('pro');
+
+    const upgrade = await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
+    expect(upgrade.json().invoice).toMatchObject({ amountCents: 8774, status: 'open' });
+    const downgrade = await post('/api/v1/billing/change-plan', cookie, { plan: 'free' });
+    expect(downgrade.json().invoice).toMatchObject({ amountCents: -10271, status: 'paid' });
+    expect(downgrade.json().billing.plan).toBe('free');
+
+    const { invoices } = (await get('/api/v1/billing/invoices', cookie)).json();
+    expect(invoices.map((item: { amountCents: number }) => item.amountCents).sort()).toEqual([-10271, 1497, 8774].sort());
+
+    const download = await get(`/api/v1/billing/invoices/${invoice.id}/download`, cookie);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toContain('text/html');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="conductor-${invoice.number}.html"`);
+    expect(download.body).toContain(invoice.number);
+    expect(download.body).toContain('$14.97');
+    expect(download.body).not.toContain('<script');
+  });
+
+  it('refuses a change to the current plan', async () => {
+    const { cookie } = await createUserWithSession(harness.app);
+    const response = await post('/api/v1/billing/change-plan', cookie, { plan: 'free' });
+    expect(response.statusCode).toBe(409);
+  });
+
+  it('cancels at period end, can resume, and ends the plan when the period closes', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    expect((await post('/api/v1/billing/cancel', cookie)).statusCode).toBe(409);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    const cancelled = await post('/api/v1/billing/cancel', cookie);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ plan: 'pro', cancelAtPeriodEnd: true, estimatedBillCents: 0 });
+    expect((await post('/api/v1/billing/cancel', cookie)).statusCode).toBe(409);
+    const resumed = await post('/api/v1/billing/resume', cookie);
+    expect(resumed.json()).toMatchObject({ cancelAtPeriodEnd: false, estimatedBillCents: 2900 });
+    expect((await post('/api/v1/billing/resume', cookie)).statusCode).toBe(409);
+    await post('/api/v1/billing/cancel', cookie);
+
+    clock.set('2026-04-02T00:00:00.000Z');
+    try {
+      const later = await sessionFor(user.id);
+      const overview = (await get('/api/v1/billing', later)).json();
+      expect(overview).toMatchObject({ plan: 'free', cancelAtPeriodEnd: false, currentPeriodStart: '2026-04-01T00:00:00.000Z' });
+      const { invoices } = (await get('/api/v1/billing/invoices', later)).json();
+      expect(invoices).toHaveLength(1);
+    } finally {
+      clock.set('2026-03-16T00:00:00.000Z');
+    }
+  });
+
+  it('renews a paid plan with an invoice that includes the closed month’s overage', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 700_000, completionTokens: 500_000 })]);
+    clock.set('2026-03-25T00:00:00.000Z');
+    try {
+      const overview = (await get('/api/v1/billing', await sessionFor(user.id))).json();
+      expect(overview.overage).toEqual({ tokens: 200_000, costCents: 1000, applies: true });
+      expect(overview.estimatedBillCents).toBe(3900);
+      clock.set('2026-04-03T00:00:00.000Z');
+      const later = await sessionFor(user.id);
+      const { invoices } = (await get('/api/v1/billing/invoices', later)).json();
+      const renewal = invoices.find((item: { periodStart: string }) => item.periodStart === '2026-04-01T00:00:00.000Z');
+      expect(renewal).toMatchObject({ amountCents: 3900, status: 'open' });
+      expect(renewal.lines).toEqual([
+        { description: 'Pro plan (monthly), 2026-04-01 to 2026-04-30', amountCents: 2900 },
+        { description: 'Overage: 200,000 tokens over quota in 2026-03', amountCents: 1000 },
+      ]);
+      // Reading again does not invoice twice.
+      expect((await get('/api/v1/billing/invoices', later)).json().invoices).toHaveLength(invoices.length);
+    } finally {
+      clock.set('2026-03-16T00:00:00.000Z');
+    }
+  });
+
+  it('never shows or changes another user’s billing', async () => {
+    const alice = await createUserWithSession(harness.app);
+    const bob = await createUserWithSession(harness.app);
+    const { invoice } = (await post('/api/v1/billing/change-plan', alice.cookie, { plan: 'pro' })).json();
+    expect((await get(`/api/v1/billing/invoices/${invoice.id}/download`, bob.cookie)).statusCode).toBe(404);
+    expect((await get('/api/v1/billing/invoices', bob.cookie)).json()).toEqual({ invoices: [] });
+    expect((await get('/api/v1/billing', bob.cookie)).json().plan).toBe('free');
+    expect((await post('/api/v1/billing/cancel', bob.cookie)).statusCode).toBe(409);
+    expect((await get('/api/v1/billing', alice.cookie)).json()).toMatchObject({ plan: 'pro', cancelAtPeriodEnd: false });
+  });
+
+  it('refuses bad input with 400', async () => {
+    const { cookie } = await createUserWithSession(harness.app);
+    for (const payload of [
+      {},
+      { plan: 'gold' },
+      { plan: 'pro', period: 'weekly' },
+      { plan: 'pro', coupon: 'FREE' },
+      { plan: 'byo-keys' },
+    ]) {
+      for (const url of ['/api/v1/billing/preview', '/api/v1/billing/change-plan']) {
+        const response = await post(url, cookie, payload);
+        expect(response.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
+      }
+    }
+    expect((await get(`/api/v1/billing/invoices/${'x'.repeat(65)}/download`, cookie)).statusCode).toBe(400);
+    expect((await get('/api/v1/billing/invoices/%00/download', cookie)).statusCode).toBe(400);
+    expect((await get('/api/v1/billing/invoices/inv_missing/download', cookie)).statusCode).toBe(404);
+  });
+
+  it('needs a session', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/billing'],
+      ['POST', '/api/v1/billing/preview'],
+      ['POST', '/api/v1/billing/change-plan'],
+      ['POST', '/api/v1/billing/cancel'],
+      ['POST', '/api/v1/billing/resume'],
+      ['GET', '/api/v1/billing/invoices'],
+      ['GET', '/api/v1/billing/invoices/x/download'],
+    ] as const) {
+      expect((await harness.app.inject({ method, url })).statusCode, url).toBe(401);
+    }
+  });
+});

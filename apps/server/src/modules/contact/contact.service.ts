@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { CONTACT_TOPIC_LABELS, type ContactTopic } from '@conductor/shared/schemas/contact';
+import type { Database } from '../../db/client.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { insertContactMessage } from './contact.repository.ts';
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  company: string;
+  topic: ContactTopic;
+  message: string;
+}
+
+export interface ContactDependencies {
+  db: Database;
+  mailer: Mailer;
+  now(): number;
+  log: { error(obj: object, msg: string): void };
+}
+
+export const contactReference = (number: number) => `C-${number}`;
+
+/**
+ * Stores the message, then confirms it by e-mail. The stored message is what matters: a
+ * mail failure is logged, not reported as a failed submission (the visitor would resend).
+ */
+export async function submitContactMessage(
+  deps: ContactDependencies,
+  input: ContactInput,
+  userId: string | null,
+): Promise<{ id: string; reference: string }> {
+  const label = CONTACT_TOPIC_LABELS[input.topic];
+  const stored = await insertContactMessage(deps.db, {
+    id: randomUUID(),
+    userId,
+    name: input.name,
+    email: input.email,
+    subject: input.company ? `${label} (${input.company})` : label,
+    category: input.topic,
+    description: input.message,
+    createdAt: new Date(deps.now()),
+  });
+  const reference = contactReference(stored.number);
+  try {
+    await deps.mailer.send({
+      to: input.email,
+      kind: 'contact_confirmation',
+      subject: `We received your message [${reference}]`,
+      text: confirmationText(input, label, reference),
+    });
+  } catch (error) {
+    deps.log.error({ err: error, reference }, 'contact confirmation e-mail failed');
+  }
+  return { id: stored.id, reference };
+}
+
+function confirmationText(input: ContactInput, label: string, reference: string): string {
+  const quoted = input.message
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+  return [
+    `Hi ${input.name},`,
+    '',
+    `Thanks for getting in touch with Conductor. Your message about "${label}" reached us and has the reference ${reference}.`,
+    'Someone from the team will reply to this address within one business day (Mon-Fri 9AM-6PM EST).',
+    '',
+    'Your message:',
+    quoted,
+    '',
+    'If you did not send this message, you can ignore this e-mail.',
+    '',
+    'The Conductor team',
+  ].join('\n');
+}

@@ -1,0 +1,75 @@
+import { CONTACT_MESSAGES } from '@conductor/shared/schemas/contact';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { supportTickets } from '../../db/schema/index.ts';
+import { readOutbox } from '../../lib/mailer.ts';
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => harness.close());
+
+const message = {
+  name: 'Lin Okafor',
+  email: 'lin@acme.example',
+  company: 'Acme Robotics',
+  topic: 'sales',
+  message: 'We route about 40M tokens a month and would like to talk about Enterprise and an SLA.',
+};
+
+const send = (payload: unknown, headers: Record<string, string> = {}, remoteAddress = '203.0.113.10') =>
+  harness.app.inject({ method: 'POST', url: '/api/v1/contact', payload: payload as object, headers, remoteAddress });
+
+describe('POST /api/v1/contact', () => {
+  it('stores the message as a contact ticket and e-mails a confirmation with its reference', async () => {
+    const response = await send(message);
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body).toMatchObject({ message: CONTACT_MESSAGES.success, reference: expect.stringMatching(/^C-\d+$/) });
+    const [row] = await harness.app.context.database.db.select().from(supportTickets).where(eq(supportTickets.id, body.id));
+    expect(row).toMatchObject({
+      channel: 'contact',
+      category: 'sales',
+      email: 'lin@acme.example',
+      name: 'Lin Okafor',
+      subject: 'Sales and Enterprise plans (Acme Robotics)',
+      description: message.message,
+      userId: null,
+      status: 'open',
+    });
+    const [mail] = await readOutbox(harness.app.context, 'lin@acme.example', 'contact_confirmation');
+    expect(mail?.subject).toBe(`We received your message [${body.reference}]`);
+    expect(mail?.text).toContain('> We route about 40M tokens');
+  });
+
+  it('links the message to the signed-in account', async () => {
+    const { user, cookie } = await createUserWithSession(harness.app);
+    const response = await send({ ...message, email: user.email }, { cookie }, '203.0.113.11');
+    expect(response.statusCode).toBe(201);
+    const [row] = await harness.app.context.database.db.select().from(supportTickets).where(eq(supportTickets.id, response.json().id));
+    expect(row?.userId).toBe(user.id);
+  });
+
+  it('refuses invalid fields with the form messages', async () => {
+    const response = await send({ ...message, message: 'too short', topic: 'nope' }, {}, '203.0.113.12');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields).toMatchObject({
+      message: CONTACT_MESSAGES.messageTooShort,
+      topic: CONTACT_MESSAGES.topicRequired,
+    });
+  });
+
+  it('refuses a cross-site submission', async () => {
+    const response = await send(message, { origin: 'https://evil.example' }, '203.0.113.13');
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('limits messages per IP address', async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 12; index += 1) statuses.push((await send(message, {}, '198.51.100.1')).statusCode);
+    expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { UsageEventInput } from '../usage/usage.writer.ts';
+
+/** Test support for the portal modules: a settable clock and usage-event factories. */
+export function settableClock(startIso: string) {
+  let current = Date.parse(startIso);
+  return {
+    now: () => current,
+    set(iso: string) {
+      current = Date.parse(iso);
+    },
+    advance(ms: number) {
+      current += ms;
+    },
+  };
+}
+
+export function usageEvent(userId: string, at: string, overrides: Partial<UsageEventInput> = {}): UsageEventInput {
+  return {
+    requestId: `req_${randomUUID()}`,
+    userId,
+    apiKeyId: null,
+    environment: 'live',
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    promptTokens: 100,
+    completionTokens: 50,
+    costMicros: 45,
+    latencyMs: 400,
+    statusCode: 200,
+    errorType: null,
+    streamed: false,
+    ...overrides,
+    createdAt: new Date(at),
+  };
+}
+
+/** Same-origin JSON headers for state-changing inject() calls. */
+export const jsonHeaders = (cookie: string) => ({ cookie, 'content-type': 'application/json' });

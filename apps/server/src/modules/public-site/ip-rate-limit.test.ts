@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/errors.ts';
+import { ipRateLimit } from './ip-rate-limit.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const requestFrom = (ip: string) => ({ ip, log: { warn: () => undefined } }) as unknown as FastifyRequest;
+
+async function outcomes(limit: (request: FastifyRequest) => Promise<void>, ip: string, count: number) {
+  const results: (number | 'ok')[] = [];
+  for (let index = 0; index < count; index += 1) {
+    try {
+      await limit(requestFrom(ip));
+      results.push('ok');
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).retryAfterSeconds).toBeGreaterThan(0);
+      results.push((error as AppError).statusCode);
+    }
+  }
+  return results;
+}
+
+describe('per-IP rate limit', () => {
+  it('allows the configured number of requests per window in memory, then answers 429, per address', async () => {
+    const limit = ipRateLimit({ name: `test-${randomUUID()}`, points: 3, durationSeconds: 60, redis: null });
+    expect(await outcomes(limit, '198.51.100.1', 5)).toEqual(['ok', 'ok', 'ok', 429, 429]);
+    expect(await outcomes(limit, '198.51.100.2', 1)).toEqual(['ok']);
+  });
+
+  describe('shared through Redis', () => {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
+    afterAll(async () => void (await redis.quit().catch(() => undefined)));
+
+    it('counts across instances that share Redis', async () => {
+      await redis.connect();
+      const name = `test-${randomUUID()}`;
+      const first = ipRateLimit({ name, points: 2, durationSeconds: 60, redis });
+      const second = ipRateLimit({ name, points: 2, durationSeconds: 60, redis });
+      expect(await outcomes(first, '203.0.113.9', 1)).toEqual(['ok']);
+      expect(await outcomes(second, '203.0.113.9', 2)).toEqual(['ok', 429]);
+    });
+  });
+});

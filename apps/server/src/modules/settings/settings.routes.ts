@@ -1,0 +1,104 @@
+import { UserResponse } from '@conductor/shared/schemas/onboarding';
+import {
+  ChangePasswordInput,
+  DeleteAccountInput,
+  PASSWORD_CHANGED,
+  ProviderKeyInput,
+  ProviderParams,
+  SessionIdParams,
+  SessionList,
+  UpdateProfileInput,
+} from '@conductor/shared/schemas/settings';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { signedIn } from '../portal/signed-in.ts';
+import {
+  changePassword,
+  deleteAccount,
+  listSessions,
+  removeProviderKey,
+  revokeSessionById,
+  saveProviderKey,
+  updateProfile,
+} from './settings.service.ts';
+
+const Ok = z.object({ ok: z.literal(true), message: z.string().optional() });
+
+export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { database, clock, secrets } = app.context;
+  const tags = ['Settings'];
+
+  app.patch(
+    '/api/v1/settings/profile',
+    { schema: { tags, summary: 'Update name and e-mail', body: UpdateProfileInput, response: { 200: UserResponse } } },
+    async (request) => ({ user: await updateProfile(database.db, signedIn(request).user, request.body, clock.now()) }),
+  );
+
+  app.post(
+    '/api/v1/settings/password',
+    { schema: { tags, summary: 'Change password (checks the current one)', body: ChangePasswordInput, response: { 200: Ok } } },
+    async (request) => {
+      const { user, session } = signedIn(request);
+      await changePassword(database.db, user, request.body, session.tokenHash, clock.now());
+      return { ok: true as const, message: PASSWORD_CHANGED };
+    },
+  );
+
+  app.get(
+    '/api/v1/settings/sessions',
+    { schema: { tags, summary: 'Active sessions', response: { 200: SessionList } } },
+    async (request) => {
+      const { user, session } = signedIn(request);
+      return { sessions: await listSessions(database.db, user.id, session.tokenHash, clock.now()) };
+    },
+  );
+
+  app.delete(
+    '/api/v1/settings/sessions/:id',
+    { schema: { tags, summary: 'Sign out another session', params: SessionIdParams, response: { 200: Ok } } },
+    async (request) => {
+      const { user, session } = signedIn(request);
+      await revokeSessionById(database.db, user.id, request.params.id, session.tokenHash, clock.now());
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/v1/settings/provider-keys/:provider',
+    {
+      schema: {
+        tags,
+        summary: 'Add or replace a provider key (stored encrypted)',
+        params: ProviderParams,
+        body: ProviderKeyInput,
+        response: { 200: UserResponse },
+      },
+    },
+    async (request) => ({
+      user: await saveProviderKey(
+        database.db,
+        secrets.encryptionKey,
+        signedIn(request).user.id,
+        request.params.provider,
+        request.body.key,
+        clock.now(),
+      ),
+    }),
+  );
+
+  app.delete(
+    '/api/v1/settings/provider-keys/:provider',
+    { schema: { tags, summary: 'Remove a provider key', params: ProviderParams, response: { 200: UserResponse } } },
+    async (request) => ({ user: await removeProviderKey(database.db, signedIn(request).user, request.params.provider, clock.now()) }),
+  );
+
+  app.post(
+    '/api/v1/settings/delete-account',
+    { schema: { tags, summary: 'Delete the account (typed confirmation)', body: DeleteAccountInput, response: { 200: Ok } } },
+    async (request, reply) => {
+      await deleteAccount(database.db, signedIn(request).user.id, clock.now());
+      app.clearSessionCookie(reply);
+      return { ok: true as const };
+    },
+  );
+};

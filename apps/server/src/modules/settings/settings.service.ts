@@ -1,0 +1,129 @@
+import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
+import type { ProviderId, PublicUser } from '@conductor/shared';
+import type { SessionView } from '@conductor/shared/schemas/settings';
+import { WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
+import type { Database } from '../../db/client.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
+import { AppError } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
+import { revokeSession, revokeUserSessions } from '../auth/session.service.ts';
+import { deleteAllProviderKeys, deleteProviderKey, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
+import { findUserById, listProviderKeySummaries, updateUser, type UserRow } from '../users/users.repository.ts';
+import { toPublicUser } from '../users/users.service.ts';
+import { deleteUserRow, emailTakenByAnother, listLiveSessionsOfUser } from './settings.repository.ts';
+
+export const EMAIL_TAKEN = 'An account with this email already exists.';
+export const NO_PASSWORD = 'Your account signs in with single sign-on, so it has no password to change.';
+export const SAME_PASSWORD = 'Choose a password different from your current one.';
+
+async function publicUserById(db: Database, id: string, now: number): Promise<PublicUser> {
+  const user = await findUserById(db, id);
+  if (!user) throw new AppError('not_found', 'Account not found.');
+  return toPublicUser(db, user, now);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === '23505';
+}
+
+export async function updateProfile(db: Database, user: UserRow, input: { name: string; email: string }, now: number): Promise<PublicUser> {
+  const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
+  if (emailChanged && (await emailTakenByAnother(db, input.email, user.id))) {
+    throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
+  }
+  try {
+    await updateUser(db, user.id, { name: input.name, email: input.email });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
+    throw error;
+  }
+  return publicUserById(db, user.id, now);
+}
+
+/** Checks the current password, stores the new one and signs out every other session. */
+export async function changePassword(
+  db: Database,
+  user: UserRow,
+  input: { currentPassword: string; newPassword: string },
+  keepSessionHash: string,
+  now: number,
+): Promise<void> {
+  if (!user.passwordHash) throw new AppError('bad_request', NO_PASSWORD);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw new AppError('validation_failed', WRONG_CURRENT_PASSWORD, { fields: { currentPassword: WRONG_CURRENT_PASSWORD } });
+  }
+  if (input.newPassword === input.currentPassword) {
+    throw new AppError('validation_failed', SAME_PASSWORD, { fields: { newPassword: SAME_PASSWORD } });
+  }
+  if (isCommonPassword(input.newPassword)) {
+    throw new AppError('validation_failed', COMMON_PASSWORD_MESSAGE, { fields: { newPassword: COMMON_PASSWORD_MESSAGE } });
+  }
+  await updateUser(db, user.id, { passwordHash: await hashPassword(input.newPassword) });
+  await revokeUserSessions(db, user.id, now, keepSessionHash);
+}
+
+/** A stable public id for a session that reveals nothing about its token. */
+export const sessionPublicId = (tokenHash: string) => sha256(`session-id:${tokenHash}`).slice(0, 32);
+
+export async function listSessions(db: Database, userId: string, currentHash: string, now: number): Promise<SessionView[]> {
+  const rows = await listLiveSessionsOfUser(db, userId, now);
+  return rows.map((row) => ({
+    id: sessionPublicId(row.tokenHash),
+    current: row.tokenHash === currentHash,
+    userAgent: row.userAgent,
+    ip: row.ip,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  }));
+}
+
+export async function revokeSessionById(db: Database, userId: string, id: string, currentHash: string, now: number): Promise<void> {
+  const rows = await listLiveSessionsOfUser(db, userId, now);
+  const target = rows.find((row) => sessionPublicId(row.tokenHash) === id);
+  if (!target) throw new AppError('not_found', 'Session not found.');
+  if (target.tokenHash === currentHash) throw new AppError('bad_request', 'This is your current session: use Sign Out to end it.');
+  await revokeSession(db, target.tokenHash, now);
+}
+
+/** Validates a provider key by the spec's rule for that provider and stores it encrypted. */
+export async function saveProviderKey(
+  db: Database,
+  encryptionKey: Buffer,
+  userId: string,
+  provider: ProviderId,
+  key: string,
+  now: number,
+): Promise<PublicUser> {
+  const parsed = PROVIDER_KEY_RULES[provider].safeParse(key);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'Invalid key';
+    throw new AppError('validation_failed', message, { fields: { key: message } });
+  }
+  await upsertProviderKey(db, encryptionKey, userId, provider, parsed.data, now);
+  invalidateProviderKeyCache(userId);
+  return publicUserById(db, userId, now);
+}
+
+/** Removes a provider key. Bring-your-own-keys with no key left falls back to the free hosted plan. */
+export async function removeProviderKey(db: Database, user: UserRow, provider: ProviderId, now: number): Promise<PublicUser> {
+  if (!(await deleteProviderKey(db, user.id, provider))) throw new AppError('not_found', 'No key is stored for this provider.');
+  if (user.plan === 'byo-keys' && (await listProviderKeySummaries(db, user.id)).length === 0) {
+    await updateUser(db, user.id, { plan: 'free' });
+  }
+  invalidateProviderKeyCache(user.id);
+  return publicUserById(db, user.id, now);
+}
+
+/** Deletes the account: keys stop working at once, sessions end, then every row of the user goes. */
+export async function deleteAccount(db: Database, userId: string, now: number): Promise<void> {
+  await revokeAllApiKeys(db, userId, now);
+  await revokeUserSessions(db, userId, now);
+  await deleteAllProviderKeys(db, userId);
+  await deleteUserRow(db, userId);
+  invalidateAccountCache(userId);
+}

@@ -1,0 +1,30 @@
+import { MESSAGES } from '@conductor/shared';
+import type { FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from '../../lib/errors.ts';
+
+/** New tickets per IP and hour: generous for people, a wall for scripts flooding the inbox. */
+export const TICKETS_PER_HOUR = 30;
+
+/** A per-IP `onRequest` limit on ticket creation, shared through Redis when configured. */
+export function ticketRateLimit(redis: Redis | null, points = TICKETS_PER_HOUR) {
+  const keyPrefix = 'rl:ip:support-tickets';
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration: 3600 });
+  const limiter = redis
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: 3600, insuranceLimiter: memory })
+    : memory;
+  return async function limitTickets(request: FastifyRequest): Promise<void> {
+    try {
+      await limiter.consume(request.ip);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) {
+        request.log.warn({ err: rejection }, 'ticket rate limiter unavailable; request allowed');
+        return;
+      }
+      throw new AppError('rate_limited', MESSAGES.rateLimited, {
+        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+      });
+    }
+  };
+}

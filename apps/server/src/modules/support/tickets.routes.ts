@@ -1,0 +1,96 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_FILES,
+  SupportTicketCreated,
+  SupportTicketFields,
+  SupportTicketList,
+  TICKET_MESSAGES,
+} from '@conductor/shared/schemas/support';
+import { AppError } from '../../lib/errors.ts';
+import { findAttachmentForUser } from './tickets.repository.ts';
+import { createTicket, listTickets, type UploadedFile } from './tickets.service.ts';
+import { ticketRateLimit } from './ticket-rate-limit.ts';
+
+const TEXT_FIELDS = new Set(['subject', 'priority', 'category', 'description', 'name', 'email']);
+
+/** Support tickets: multipart form (fields + attachments), the signed-in user's list, attachment download. */
+export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: ATTACHMENT_MAX_BYTES, files: ATTACHMENT_MAX_FILES + 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+  });
+
+  app.post(
+    '/api/v1/support/tickets',
+    {
+      onRequest: ticketRateLimit(app.context.redis),
+      schema: { response: { 201: SupportTicketCreated } },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'Send the ticket as multipart/form-data.');
+      const { values, files } = await readForm(request);
+      const parsed = SupportTicketFields.safeParse(values);
+      if (!parsed.success) {
+        const fields: Record<string, string> = {};
+        for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
+        const [first] = Object.values(fields);
+        throw new AppError('validation_failed', first ?? 'Invalid ticket', { fields });
+      }
+      const ticket = await createTicket(app.context, {
+        fields: parsed.data,
+        files,
+        user: request.auth?.user ?? null,
+      });
+      return reply.status(201).send({ ticket, message: TICKET_MESSAGES.created(ticket.number) });
+    },
+  );
+
+  app.get(
+    '/api/v1/support/tickets',
+    { onRequest: app.requireUser, schema: { response: { 200: SupportTicketList } } },
+    async (request) => ({ tickets: await listTickets(app.context, request.auth?.user.id ?? '') }),
+  );
+
+  app.get(
+    '/api/v1/support/attachments/:id',
+    { onRequest: app.requireUser, schema: { params: z.object({ id: z.string().uuid() }) } },
+    async (request, reply) => {
+      const attachment = await findAttachmentForUser(app.context.database.db, request.auth?.user.id ?? '', request.params.id);
+      if (!attachment) throw new AppError('not_found', 'Attachment not found.');
+      return reply
+        .header('content-type', attachment.mimeType)
+        .header('content-disposition', `attachment; filename="${attachment.filename.replace(/[^\w.\- ]/g, '_')}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(attachment.data);
+    },
+  );
+};
+
+/** Reads every part; files are buffered up to the size limit (the parser cuts longer ones and marks them truncated). */
+async function readForm(request: FastifyRequest): Promise<{ values: Record<string, string>; files: UploadedFile[] }> {
+  const values: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of part.file) chunks.push(chunk as Buffer);
+        // An empty file input still sends a part with no name and no bytes: not an attachment.
+        if (!part.filename && chunks.length === 0) continue;
+        files.push({ filename: part.filename, data: Buffer.concat(chunks), truncated: part.file.truncated });
+      } else if (TEXT_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
+        values[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof request.server.multipartErrors.FilesLimitError)
+      throw new AppError('bad_request', TICKET_MESSAGES.tooManyAttachments);
+    throw error;
+  }
+  return { values, files };
+}

@@ -1,0 +1,35 @@
+import { MESSAGES } from '@conductor/shared';
+import { WaitlistRequest, WaitlistResponse } from '@conductor/shared/schemas/waitlist';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/errors.ts';
+import { ipRateLimit } from '../public-site/ip-rate-limit.ts';
+import { joinWaitlist } from './waitlist.service.ts';
+
+/** Sign-ups allowed per IP address and window: generous for an office behind one address, useless for a flood. */
+export const WAITLIST_RATE_LIMIT = { points: 20, durationSeconds: 600 } as const;
+
+/** `POST /v1/waitlist`: the coming-soon page's form and the footer's 'Stay updated' box. */
+export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limit = ipRateLimit({ name: 'waitlist', redis: app.context.redis, ...WAITLIST_RATE_LIMIT });
+
+  app.post(
+    '/v1/waitlist',
+    {
+      onRequest: limit,
+      schema: {
+        tags: ['Waitlist'],
+        summary: 'Join the waitlist',
+        description:
+          'Stores an e-mail address (case-insensitively unique) with the form it came from. 201 on success, 409 if the address is already listed, 400 for an invalid address, 429 when an IP sends too many sign-ups.',
+        body: WaitlistRequest,
+        response: { 201: WaitlistResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await joinWaitlist(app.context.database.db, request.body, app.context.clock.now());
+      if (result === 'already_listed') throw new AppError('conflict', MESSAGES.waitlist.duplicate);
+      reply.header('cache-control', 'no-store');
+      return reply.status(201).send({ message: MESSAGES.waitlist.success });
+    },
+  );
+};

@@ -1,0 +1,107 @@
+import { OpenAiErrorEnvelope } from '@conductor/shared/openai/chat';
+import { eq } from 'drizzle-orm';
+import OpenAI, { type APIError } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys } from '../../src/db/schema/index.ts';
+import { invalidateApiKeyCache } from '../../src/gateway/gateway.plugin.ts';
+import { addKey, createAccountWithKey, type LiveGateway, sdk, startGateway } from './gateway-helpers.ts';
+
+const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] };
+
+describe('gateway authentication', () => {
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+  });
+  afterAll(async () => gateway?.close());
+
+  const post = (authorization?: string) =>
+    gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: authorization === undefined ? {} : { authorization },
+      payload: body,
+    });
+
+  it.each([
+    ['no Authorization header', undefined, 'missing_api_key'],
+    ['a non-Bearer scheme', 'Basic abc', 'missing_api_key'],
+    ['a key without our prefix', 'Bearer sk-not-ours', 'invalid_api_key'],
+    ['an unknown live key', 'Bearer cc_live_sk_doesnotexist0000000000000000000', 'invalid_api_key'],
+  ])('refuses %s with 401 in the OpenAI envelope', async (_name, authorization, code) => {
+    const response = await post(authorization);
+    expect(response.statusCode).toBe(401);
+    const envelope = OpenAiErrorEnvelope.parse(response.json());
+    expect(envelope.error).toMatchObject({ type: 'authentication_error', code });
+  });
+
+  it('checks the key before reading the body', async () => {
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('refuses a revoked key at once, through the SDK', async () => {
+    const { key, keyId } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' });
+    const client = sdk(gateway.origin, key);
+    await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    await gateway.app.context.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
+    invalidateApiKeyCache(keyId);
+    const error = await client.chat.completions
+      .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((error as APIError).code).toBe('api_key_revoked');
+  });
+
+  it('refuses an expired key', async () => {
+    const { key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test', expiresAt: new Date(Date.now() - 1_000) });
+    const response = await post(`Bearer ${key}`);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe('api_key_expired');
+  });
+
+  it('refuses a key that expires while cached', async () => {
+    const { key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test', expiresAt: new Date(Date.now() + 400) });
+    expect((await post(`Bearer ${key}`)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect((await post(`Bearer ${key}`)).json().error.code).toBe('api_key_expired');
+  });
+
+  it('answers 403 to a key without the api permission', async () => {
+    const { userId } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' });
+    const { key } = await addKey(gateway.app, userId, { environment: 'test', permissions: ['admin'] });
+    const error = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect((error as APIError).code).toBe('insufficient_permissions');
+    const models = await gateway.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${key}` } });
+    expect(models.statusCode).toBe(403);
+  });
+
+  it('answers an unknown model with 404 model_not_found', async () => {
+    const { key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' });
+    const error = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-17', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((error as APIError).code).toBe('model_not_found');
+    expect((error as APIError).param).toBe('model');
+  });
+
+  it('names the invalid field as param (temperature out of range)', async () => {
+    const { key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' });
+    const error = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], temperature: 2.5 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as APIError).param).toBe('temperature');
+    expect((error as APIError).type).toBe('invalid_request_error');
+  });
+});

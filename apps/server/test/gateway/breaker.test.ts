@@ -1,0 +1,100 @@
+import OpenAI, { type APIError } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closeFakes,
+  createAccountWithKey,
+  type Fakes,
+  fake,
+  type LiveGateway,
+  sdk,
+  startFakes,
+  startGateway,
+  upstreamEnv,
+} from './gateway-helpers.ts';
+
+const messages = [{ role: 'user' as const, content: 'Hello' }];
+const COOLDOWN_MS = 600;
+
+describe('circuit breaker per upstream', () => {
+  let fakes: Fakes;
+  let gateway: LiveGateway;
+  let client: OpenAI;
+  let key: string;
+
+  const providerHealth = async (id: string) => {
+    const response = await fetch(`${gateway.origin}/v1/providers`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await response.json()) as { data: { id: string; healthy: boolean }[] };
+    return body.data.find((provider) => provider.id === id)?.healthy;
+  };
+
+  beforeAll(async () => {
+    fakes = await startFakes(['openai', 'mistral']);
+    gateway = await startGateway({
+      ...upstreamEnv(fakes),
+      GATEWAY_BREAKER_FAILURES: '2',
+      GATEWAY_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS),
+    });
+    ({ key } = await createAccountWithKey(gateway.app, 'enterprise'));
+    client = sdk(gateway.origin, key);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await closeFakes(fakes);
+  });
+
+  it('opens after consecutive failures, skips the upstream, half-opens after the cooldown and closes on a good probe', async () => {
+    const openai = fake(fakes, 'openai');
+    openai.setBehaviour({ kind: 'status', status: 500 });
+
+    const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((first as APIError).status).toBe(502);
+    expect(openai.requests).toHaveLength(2);
+    expect((first as APIError).headers?.get('x-conductor-route')).toBe(
+      'single (default); openai/gpt-4o-mini=500, openai/gpt-4o-mini=500, openai/gpt-4o-mini=circuit-open',
+    );
+    expect(await providerHealth('openai')).toBe(false);
+    const health = (await (await fetch(`${gateway.origin}/v1/health`)).json()) as {
+      checks: { gateway: string };
+      providers: { available: number };
+    };
+    expect(health.checks.gateway).toBe('degraded');
+    expect(health.providers.available).toBe(1);
+
+    const skipped = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((error: unknown) => error);
+    expect(skipped).toBeInstanceOf(OpenAI.APIError);
+    expect((skipped as APIError).status).toBe(503);
+    expect((skipped as APIError).code).toBe('no_healthy_provider');
+    expect(Number((skipped as APIError).headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(openai.requests).toHaveLength(2);
+
+    // Cost routing skips the open circuit and serves the next cheapest healthy model.
+    const rerouted = await client.chat.completions.create(
+      { model: 'gpt-4o-mini', messages },
+      { headers: { 'x-conductor-routing': 'cost' } },
+    );
+    expect(rerouted.model).toBe('mistral-small-latest');
+
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
+    expect(await providerHealth('openai')).toBe(true);
+    openai.setBehaviour({ kind: 'ok' });
+    const recovered = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(recovered.model).toBe('gpt-4o-mini');
+    expect(await providerHealth('openai')).toBe(true);
+  });
+
+  it('re-opens at once when the half-open probe fails', async () => {
+    const openai = fake(fakes, 'openai');
+    openai.reset();
+    openai.setBehaviour({ kind: 'status', status: 503 });
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch(() => undefined);
+    expect(await providerHealth('openai')).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
+    const requestsBefore = openai.requests.length;
+    const probe = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((error: unknown) => error);
+    expect(probe).toBeInstanceOf(OpenAI.APIError);
+    expect(openai.requests.length).toBe(requestsBefore + 1);
+    expect(await providerHealth('openai')).toBe(false);
+    openai.setBehaviour({ kind: 'ok' });
+  });
+});

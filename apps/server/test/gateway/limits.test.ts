@@ -1,0 +1,126 @@
+import OpenAI, { type APIError } from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { upsertProviderKey } from '../../src/modules/provider-keys/provider-keys.repository.ts';
+import {
+  addKey,
+  closeFakes,
+  createAccountWithKey,
+  type Fakes,
+  fake,
+  type LiveGateway,
+  manualClock,
+  resetFakes,
+  sdk,
+  seedUsage,
+  startFakes,
+  startGateway,
+  upstreamEnv,
+} from './gateway-helpers.ts';
+
+const messages = [{ role: 'user' as const, content: 'Hi' }];
+// Mid-month, a few seconds into a minute: rate windows are whole UTC minutes.
+const clock = manualClock(Date.UTC(2025, 5, 15, 12, 0, 5));
+
+describe('plan limits (in-memory store)', () => {
+  let fakes: Fakes;
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    fakes = await startFakes(['openai']);
+    gateway = await startGateway(upstreamEnv(fakes), { clock });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await closeFakes(fakes);
+  });
+  beforeEach(() => resetFakes(fakes));
+
+  it('allows the plan’s requests per minute, then answers 429 with Retry-After until the next minute', async () => {
+    const { key } = await createAccountWithKey(gateway.app, 'free', { environment: 'test' });
+    const client = sdk(gateway.origin, key);
+    for (let index = 0; index < 10; index += 1) await client.chat.completions.create({ model: 'gpt-4o', messages });
+    const error = await client.chat.completions.create({ model: 'gpt-4o', messages }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    const apiError = error as APIError;
+    expect(apiError.code).toBe('rate_limit_exceeded');
+    expect(apiError.message).toMatch(/Free plan allows 10 requests per minute\. Retry in 55 s\./);
+    expect(apiError.headers?.get('retry-after')).toBe('55');
+    clock.advance(60_000);
+    await expect(client.chat.completions.create({ model: 'gpt-4o', messages })).resolves.toMatchObject({ object: 'chat.completion' });
+  });
+
+  it('refuses live requests once the monthly token quota is spent, with a clear message; test keys go on', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    await seedUsage(gateway.app, userId, 10_000, new Date(clock.now()));
+    const error = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    const apiError = error as APIError;
+    expect(apiError.type).toBe('insufficient_quota');
+    expect(apiError.code).toBe('quota_exceeded');
+    expect(apiError.message).toContain('10,000 of 10,000 tokens used this month on the Free plan');
+    expect(apiError.message).toContain('resets on 2025-07-01');
+    expect(apiError.headers?.get('x-should-retry')).toBe('false');
+    expect(Number(apiError.headers?.get('retry-after'))).toBeGreaterThan(86_400);
+    expect(fake(fakes, 'openai').requests).toHaveLength(0);
+
+    const { key: testKey } = await addKey(gateway.app, userId, { environment: 'test' });
+    const sandboxed = await sdk(gateway.origin, testKey).chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(sandboxed.choices[0]?.message.content).toContain('gpt-4o-mini');
+  });
+
+  it('keeps serving a Pro account past its quota (the excess is billed as overage, not refused)', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'pro');
+    await seedUsage(gateway.app, userId, 1_200_000, new Date(clock.now()));
+    const completion = await sdk(gateway.origin, key).chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(completion.model).toBe('gpt-4o-mini');
+  });
+
+  it('holds reservations for requests in flight so concurrent requests cannot overshoot the quota', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    await seedUsage(gateway.app, userId, 9_000, new Date(clock.now()));
+    fake(fakes, 'openai').setBehaviour({ kind: 'ok', delayMs: 300 });
+    const client = sdk(gateway.origin, key);
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: 5 },
+        (): Promise<string | null | undefined> =>
+          client.chat.completions.create({ model: 'gpt-4o-mini', messages, max_tokens: 300 }).then(
+            () => 'ok',
+            (error: unknown) => (error as APIError).code,
+          ),
+      ),
+    );
+    // Each holds 7 prompt + 300 completion tokens: three fit whole, a fourth fits with a smaller budget.
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(4);
+    expect(outcomes.filter((outcome) => outcome === 'quota_exceeded')).toHaveLength(1);
+    const budgets = fake(fakes, 'openai')
+      .requests.map((request) => (request.body as { max_tokens?: number }).max_tokens)
+      .sort((left, right) => (left ?? 0) - (right ?? 0));
+    expect(budgets).toEqual([1_000 - 3 * 307 - 7, 300, 300, 300]);
+  });
+
+  it('counts no token quota on the byo-keys plan, which uses only the account’s own keys', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'byo-keys');
+    await seedUsage(gateway.app, userId, 5_000_000, new Date(clock.now()));
+    const missing = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages })
+      .catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((missing as APIError).code).toBe('provider_not_configured');
+    await upsertProviderKey(
+      gateway.app.context.database.db,
+      gateway.app.context.secrets.encryptionKey,
+      userId,
+      'openai',
+      'sk-byoPlanUserKey0001',
+      clock.now(),
+    );
+    const { invalidateProviderKeyCache } = await import('../../src/gateway/gateway.plugin.ts');
+    invalidateProviderKeyCache(userId);
+    const completion = await sdk(gateway.origin, key).chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(completion.model).toBe('gpt-4o-mini');
+    expect(fake(fakes, 'openai').requests.at(-1)?.apiKey).toBe('sk-byoPlanUserKey0001');
+  });
+});

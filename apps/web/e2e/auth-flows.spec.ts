@@ -1,0 +1,119 @@
+import { DEMO_CREDENTIALS, MESSAGES } from '@conductor/shared';
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
+import { allowFailedResources, expectToast, PASSWORD, readResetLink, registerAccount, uniqueEmail } from './auth-helpers';
+import { expect, test, waitForHydration } from './fixtures';
+
+test('register -> onboarding, with the welcome toast and the session cookie', async ({ page, context }) => {
+  await page.goto('/register');
+  await waitForHydration(page);
+  const email = uniqueEmail('register');
+  await page.getByLabel('Full name').fill('Ada Lovelace');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password').fill(PASSWORD);
+  await page.getByLabel(/I agree to the/).check();
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, MESSAGES.register.success);
+  await expectToast(page, MESSAGES.register.welcome);
+  await expect(page).toHaveURL(/\/onboarding$/);
+
+  const cookie = (await context.cookies()).find((entry) => entry.name === 'cc_session');
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem('conductor-auth') ?? '{}'));
+  expect(Object.keys(stored).sort()).toEqual(['isAuthenticated', 'user']);
+  expect(stored.user.email).toBe(email);
+  expect(JSON.stringify(stored)).not.toContain(cookie?.value ?? 'no-cookie');
+});
+
+test('demo login -> dashboard, then sign out', async ({ page }) => {
+  await page.goto('/login');
+  await waitForHydration(page);
+  await page.getByRole('region', { name: 'Demo account' }).getByRole('button', { name: 'Use demo' }).click();
+  await page.getByLabel('Remember me for 30 days').check();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expectToast(page, MESSAGES.login.success);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await expect(page.getByRole('menu')).toContainText(DEMO_CREDENTIALS.email);
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const session = await page.request.get('/api/v1/auth/session');
+  expect((await session.json()).isAuthenticated).toBe(false);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a signed-in user visiting /login or /register lands on /dashboard', async ({ page }) => {
+  const login = await page.request.post('/api/v1/auth/login', {
+    data: { email: DEMO_CREDENTIALS.email, password: DEMO_CREDENTIALS.password },
+  });
+  expect(login.status()).toBe(200);
+  for (const path of ['/login', '/register']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/dashboard$/);
+  }
+});
+
+test('a 401 in the middle of a session logs out with the spec toast', async ({ page, context, consoleErrors }) => {
+  await registerAccount(page.request, 'expired');
+  await page.goto('/onboarding');
+  await waitForHydration(page);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  // The session ends on the server side (as expiry or a sign-out elsewhere would).
+  await context.clearCookies();
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expectToast(page, MESSAGES.sessionExpired);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
+  expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
+  allowFailedResources(consoleErrors, [401]);
+});
+
+test('forgot password -> e-mail in the outbox -> reset -> sign in with the new password', async ({ page, request }) => {
+  const account = await registerAccount(request, 'forgot');
+  await page.goto('/login');
+  await waitForHydration(page);
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reset your password');
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('status')).toContainText(AUTH_COPY.forgotPasswordSent);
+
+  const link = await readResetLink(request, account.email);
+  expect(link.pathname).toBe('/reset-password');
+  await page.goto(`${link.pathname}${link.search}`);
+  await waitForHydration(page);
+  const newPassword = 'Fresh-Harbour-Lantern-77';
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expectToast(page, AUTH_COPY.resetDone);
+  await expect(page).toHaveURL(/\/login$/);
+
+  const old = await request.post('/api/v1/auth/login', { data: { email: account.email, password: PASSWORD } });
+  expect(old.status()).toBe(401);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expectToast(page, MESSAGES.login.success);
+  // Not onboarded yet: the dashboard sends the user to onboarding.
+  await expect(page).toHaveURL(/\/onboarding$/);
+});
+
+test('a used reset link says so and offers a new one', async ({ page, request, consoleErrors }) => {
+  const account = await registerAccount(request, 'used-link');
+  await request.post('/api/v1/auth/forgot-password', { data: { email: account.email } });
+  const link = await readResetLink(request, account.email);
+  const token = link.searchParams.get('token') ?? '';
+  expect((await request.post('/api/v1/auth/reset-password', { data: { token, password: 'First-Reset-Lantern-1' } })).status()).toBe(200);
+  await page.goto(`${link.pathname}${link.search}`);
+  await waitForHydration(page);
+  await page.getByLabel('New password', { exact: true }).fill('Second-Reset-Lantern-2');
+  await page.getByLabel('Confirm new password').fill('Second-Reset-Lantern-2');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.resetInvalid);
+  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/forgot-password');
+  allowFailedResources(consoleErrors, [400]);
+});

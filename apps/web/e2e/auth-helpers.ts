@@ -1,0 +1,48 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+/** Account-flow helpers for the auth*.spec.ts files. */
+
+export const PASSWORD = 'Harbour-Lantern-42';
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/**
+ * Chromium logs every non-2xx response as a console error; tests that provoke one on purpose
+ * drop exactly those lines (by status) and keep every other console error failing the test.
+ */
+export function allowFailedResources(consoleErrors: string[], statuses: number[]): void {
+  const expected = new RegExp(`Failed to load resource: the server responded with a status of (${statuses.join('|')})\\b`);
+  const kept = consoleErrors.filter((message) => !expected.test(message));
+  consoleErrors.splice(0, consoleErrors.length, ...kept);
+}
+
+/** Registers through the API; with `page.request` the page's browser context is signed in too. */
+export async function registerAccount(request: APIRequestContext, label: string) {
+  const account = { name: 'Test Person', email: uniqueEmail(label), password: PASSWORD };
+  const response = await request.post('/api/v1/auth/register', { data: account });
+  expect(response.status()).toBe(201);
+  return account;
+}
+
+/** The password reset link from the development outbox (the e-mail goes out just after the answer). */
+export async function readResetLink(request: APIRequestContext, email: string): Promise<URL> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/api/v1/auth/dev-outbox?to=${encodeURIComponent(email)}&kind=password_reset`);
+        const { messages } = (await response.json()) as { messages: { text: string }[] };
+        link = messages[0]?.text.match(/https?:\/\/\S+/)?.[0];
+        return link;
+      },
+      { timeout: 10_000 },
+    )
+    .toBeTruthy();
+  return new URL(link ?? '');
+}
+
+export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: text }).first()).toBeVisible();
+}

@@ -1,0 +1,192 @@
+import { TIMEOUTS_MS } from '@conductor/shared';
+import { DOCS_SECTIONS } from '../src/config/site';
+import { expect, test, waitForHydration } from './fixtures';
+
+const ENTRIES = DOCS_SECTIONS.flatMap((group) => group.items.map((item) => ({ ...item, group: group.group })));
+const hrefOf = (slug: string) => (slug === 'introduction' ? '/docs' : `/docs/${slug}`);
+
+test.describe('docs entries', () => {
+  for (const entry of ENTRIES) {
+    test(`${entry.title} renders its own content`, async ({ page }) => {
+      const response = await page.goto(hrefOf(entry.slug));
+      expect(response?.status()).toBe(200);
+      await waitForHydration(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(entry.title);
+      const article = page.locator(`article[data-docs-section="${entry.slug}"]`);
+      await expect(article).toBeVisible();
+      // Real content: several sections of prose, not a placeholder line.
+      expect(await article.locator('.docs-prose h2').count()).toBeGreaterThanOrEqual(2);
+      expect(((await article.locator('.docs-prose').textContent()) ?? '').length).toBeGreaterThan(1200);
+      const nav = page.getByRole('navigation', { name: 'Documentation' });
+      await expect(nav.getByRole('link', { name: entry.title, exact: true })).toHaveAttribute('aria-current', 'page');
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    });
+  }
+
+  test('each entry has different content', async ({ page }) => {
+    const firstHeadings = new Set<string>();
+    for (const entry of ENTRIES) {
+      await page.goto(hrefOf(entry.slug));
+      const text = (await page.locator('.docs-prose').first().textContent()) ?? '';
+      firstHeadings.add(text.slice(0, 200));
+    }
+    expect(firstHeadings.size).toBe(ENTRIES.length);
+  });
+
+  test('the spec links resolve to real sections', async ({ page }) => {
+    const links: [string, string][] = [
+      ['/docs/models', 'Models'],
+      ['/docs/streaming', 'Chat'],
+      ['/docs/webhooks', 'Webhooks'],
+      ['/docs/best-practices', 'Best Practices'],
+      ['/docs/api-reference', 'API Reference'],
+      ['/docs/api', 'API Reference'],
+    ];
+    for (const [path, heading] of links) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(heading);
+    }
+    await page.goto('/docs/webhooks');
+    await expect(page.locator('.docs-prose')).toContainText('Conductor has no webhooks today.');
+  });
+
+  test('an unknown section shows the introduction, also after client-side navigation', async ({ page }) => {
+    await page.goto('/docs/definitely-not-a-section');
+    await waitForHydration(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introduction');
+    await expect(page.locator('.docs-prose')).toContainText('Conductor is an LLM gateway');
+    await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Rate Limiting' }).click();
+    await expect(page).toHaveURL(/\/docs\/rate-limiting$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rate Limiting');
+  });
+
+  test('the docs are prerendered: readable and highlighted without JavaScript', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/docs/quick-start');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Quick Start');
+    await expect(page.locator('.docs-code pre.shiki').first()).toBeVisible();
+    expect(await page.locator('.docs-code pre.shiki span[style*="--shiki-light"]').count()).toBeGreaterThan(10);
+    await page.goto('/docs/api');
+    await expect(page.getByRole('heading', { level: 3, name: 'Create a chat completion' })).toBeVisible();
+    await context.close();
+  });
+
+  test('no highlighter or Markdown parser is shipped to the browser', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(await response.text());
+    });
+    await page.goto('/docs/chat');
+    await waitForHydration(page);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const source of scripts) {
+      expect(source).not.toContain('createHighlighter');
+      expect(source).not.toContain('vscode-textmate');
+    }
+  });
+});
+
+test.describe('docs tools', () => {
+  test('the copy button copies the code and shows its confirmation for two seconds', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/docs/authentication');
+    await waitForHydration(page);
+    const block = page.getByTestId('code-block').first();
+    const button = block.getByRole('button', { name: 'Copy code' });
+    await button.click();
+    const shownAt = Date.now();
+    await expect(block.getByRole('button', { name: 'Copied' })).toHaveText('Copied!');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain('curl https://conductor.dev/v1/models');
+    await expect(block.getByRole('button', { name: 'Copy code' })).toHaveText('Copy', { timeout: TIMEOUTS_MS.copyConfirmation + 3_000 });
+    const elapsed = Date.now() - shownAt;
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUTS_MS.copyConfirmation - 300);
+  });
+
+  test('language tabs switch the example, and the choice applies to every block', async ({ page }) => {
+    await page.goto('/docs/quick-start');
+    await waitForHydration(page);
+    const firstRequest = page
+      .getByTestId('code-block')
+      .filter({ has: page.getByRole('tab', { name: 'Python' }) })
+      .first();
+    await expect(firstRequest.getByRole('tab', { name: 'JavaScript' })).toHaveAttribute('aria-selected', 'true');
+    await expect(firstRequest.locator('.docs-code:visible')).toContainText('new OpenAI');
+    await firstRequest.getByRole('tab', { name: 'Python' }).click();
+    await expect(firstRequest.locator('.docs-code:visible')).toContainText('from openai import OpenAI');
+    await page.goto('/docs/chat');
+    await waitForHydration(page);
+    const chatBlock = page
+      .getByTestId('code-block')
+      .filter({ has: page.getByRole('tab', { name: 'Python' }) })
+      .first();
+    await expect(chatBlock.getByRole('tab', { name: 'Python' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('the search box finds a section by a heading and opens it', async ({ page }) => {
+    await page.goto('/docs');
+    await waitForHydration(page);
+    const search = page.getByRole('combobox', { name: 'Search documentation' });
+    await search.fill('retrying');
+    const results = page.getByRole('listbox', { name: 'Search results' });
+    await expect(results.getByRole('option').first()).toContainText('Retrying well');
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/docs\/error-handling#retrying-well$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error Handling');
+
+    await search.fill('webhook');
+    await results
+      .getByRole('option', { name: /Webhooks/ })
+      .first()
+      .click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Webhooks');
+
+    await search.fill('zzzz-nothing-matches');
+    await expect(page.getByText('No results found')).toBeVisible();
+  });
+
+  test('previous and next links walk the side navigation in order', async ({ page }) => {
+    await page.goto('/docs/quick-start');
+    await waitForHydration(page);
+    const pager = page.getByRole('navigation', { name: 'Previous and next' });
+    await expect(pager.getByRole('link', { name: /Previous\s*Introduction/ })).toHaveAttribute('href', '/docs');
+    await pager.getByRole('link', { name: /Next\s*Authentication/ }).click();
+    await expect(page).toHaveURL(/\/docs\/authentication$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authentication');
+  });
+
+  test('long pages have a table of contents on wide screens', async ({ page, viewport }) => {
+    await page.goto('/docs/best-practices');
+    await waitForHydration(page);
+    const toc = page.getByRole('navigation', { name: 'On this page' });
+    if ((viewport?.width ?? 1280) >= 1280) {
+      await expect(toc.getByRole('link', { name: 'Routing policies' })).toHaveAttribute('href', '#routing-policies');
+      await toc.getByRole('link', { name: 'Bring your own keys' }).click();
+      await expect(page).toHaveURL(/#bring-your-own-keys$/);
+    } else {
+      // Narrow screens keep the column for the text; the headings stay reachable through the search.
+      await expect(toc).toBeHidden();
+    }
+  });
+
+  test('the API reference is rendered from the OpenAPI document', async ({ page, request }) => {
+    const document = await (await request.get('/v1/openapi.json')).json();
+    await page.goto('/docs/api');
+    await waitForHydration(page);
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { summary: string }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const section = page
+          .locator('section')
+          .filter({ has: page.getByRole('heading', { level: 3, name: operation.summary, exact: true }) });
+        await expect(section.getByText(path, { exact: true }).first(), `${method} ${path}`).toBeVisible();
+        await expect(section.getByText(method.toUpperCase(), { exact: true }).first()).toBeVisible();
+      }
+    }
+    const chat = page.locator('section#post-v1-chat-completions');
+    await expect(chat.getByRole('cell', { name: /^model/ })).toBeVisible();
+    await expect(chat.getByText('API key required')).toBeVisible();
+    await expect(chat.getByText('"object": "chat.completion"')).toBeVisible();
+  });
+});

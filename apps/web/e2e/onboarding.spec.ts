@@ -1,0 +1,99 @@
+import { MESSAGES } from '@conductor/shared';
+import { allowFailedStatuses, horizontalOverflow, registerUser } from './dashboard-helpers';
+import { expect, test } from './fixtures';
+
+const VALID = {
+  openai: 'sk-proj0123456789abcdefABCDEF',
+  anthropic: 'sk-ant-api03_abc-DEF_0123456789',
+  google: 'AIzaSyA-0123456789_abcdefghijk',
+  azure: '0123456789abcdef0123',
+  mistral: 'mistral-0123456789',
+  cohere: 'cohere-0123456789',
+};
+const LABELS = {
+  openai: 'OpenAI API Key',
+  anthropic: 'Anthropic API Key',
+  google: 'Google API Key',
+  azure: 'Azure OpenAI API Key',
+  mistral: 'Mistral API Key',
+  cohere: 'Cohere API Key',
+};
+const masked = (key: string) => `${key.slice(0, 8)}...${key.slice(-4)}`;
+
+test.describe('onboarding wizard', () => {
+  test('a new account is sent to onboarding; Hosted takes two steps, with Back', async ({ page }) => {
+    await registerUser(page, 'Ada Lovelace');
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 1 of 2');
+    await page.getByRole('button', { name: /Hosted Service/ }).click();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 2 of 2');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 1 of 2');
+    await page.getByRole('button', { name: /Hosted Service/ }).click();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Ada' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Free');
+  });
+
+  test('Bring Your Own Keys takes three steps, checks every key format and shows the keys masked', async ({ page }) => {
+    await registerUser(page, 'Alan Turing');
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 2 of 3');
+
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(page.getByText('Enter at least one provider key, or go back and choose Hosted Service.')).toBeVisible();
+
+    const invalid = {
+      openai: 'sk_live_123',
+      anthropic: 'sk-antx-123',
+      google: 'AIxa123',
+      azure: '123456789',
+      mistral: 'abc',
+      cohere: 'short',
+    };
+    for (const [provider, value] of Object.entries(invalid))
+      await page.getByLabel(LABELS[provider as keyof typeof LABELS], { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    for (const message of Object.values(MESSAGES.providerKeys)) await expect(page.getByText(message, { exact: true })).toBeVisible();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+    for (const [provider, value] of Object.entries(VALID))
+      await page.getByLabel(LABELS[provider as keyof typeof LABELS], { exact: true }).fill(value);
+    await page.getByLabel(LABELS.cohere, { exact: true }).fill('');
+    for (const message of Object.values(MESSAGES.providerKeys)) await expect(page.getByText(message, { exact: true })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(page.getByText(MESSAGES.onboarding.keysSaved)).toBeVisible();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 3 of 3');
+
+    const summary = page.getByRole('list', { name: 'Configured provider keys' });
+    for (const provider of ['openai', 'anthropic', 'google', 'azure', 'mistral'] as const)
+      await expect(summary).toContainText(masked(VALID[provider]));
+    await expect(summary).not.toContainText('Cohere');
+    await expect(summary).not.toContainText(VALID.openai);
+
+    await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Byo-keys');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByTestId('provider-openai')).toContainText(masked(VALID.openai));
+  });
+
+  test('a failed save shows the spec’s failure toast', async ({ page, consoleErrors }) => {
+    await registerUser(page);
+    await page.route('**/api/v1/onboarding/provider-keys', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' }),
+    );
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
+    await page.getByLabel(LABELS.mistral, { exact: true }).fill(VALID.mistral);
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(page.getByText(MESSAGES.onboarding.keysFailed)).toBeVisible();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 2 of 3');
+    allowFailedStatuses(consoleErrors, [503]);
+  });
+});

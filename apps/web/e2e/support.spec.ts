@@ -1,0 +1,157 @@
+import { MESSAGES, SUPPORT } from '@conductor/shared';
+import { TICKET_MESSAGES } from '@conductor/shared/schemas/support';
+import { registerAccount } from './auth-helpers';
+import { expect, test, waitForHydration } from './fixtures';
+
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2 * 1024 * 1024, 7)]);
+
+test.describe('support centre', () => {
+  test('FAQ: filter by category, search, "No results found", expand and collapse', async ({ page }) => {
+    await page.goto('/support');
+    await waitForHydration(page);
+    const questions = page.getByRole('list', { name: 'Questions' });
+    await expect(questions.getByText('What is Conductor?')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Billing & Plans' }).click();
+    await expect(page.getByRole('button', { name: 'Billing & Plans' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(questions.getByText('How are tokens counted?')).toBeVisible();
+    await expect(questions.getByText('What is Conductor?')).toBeHidden();
+
+    await page.getByRole('searchbox', { name: 'Search for help' }).fill('proration');
+    await expect(questions.locator('summary')).toHaveCount(1);
+    await expect(questions.getByText('Can I change my plan at any time?')).toBeVisible();
+
+    const question = questions.locator('details').first();
+    await question.locator('summary').click();
+    await expect(question.getByText('take effect at once, with proration')).toBeVisible();
+    await question.locator('summary').click();
+    await expect(question.getByText('take effect at once, with proration')).toBeHidden();
+
+    await page.getByRole('searchbox', { name: 'Search for help' }).fill('4 characters');
+    await expect(page.getByText(MESSAGES.support.noResults)).toBeHidden();
+    await page.getByRole('button', { name: 'Technical' }).click();
+    await expect(page.getByText(MESSAGES.support.noResults)).toBeVisible();
+    await page.getByRole('button', { name: 'All' }).click();
+    await expect(questions.getByText('How are tokens counted?')).toBeVisible();
+  });
+
+  test('contact options: live chat prefills the ticket form, e-mail and forum links', async ({ page }) => {
+    await page.goto('/support');
+    await waitForHydration(page);
+    await expect(page.getByRole('link', { name: 'Send Email' })).toHaveAttribute('href', `mailto:${SUPPORT.email}`);
+    await page.getByRole('button', { name: 'Start Chat' }).click();
+    await expect(page.getByLabel('Subject')).toHaveValue('Live chat request');
+    const note = page.getByTestId('live-chat-note');
+    await expect(note).toContainText(SUPPORT.hours);
+    await expect(note).toContainText('24/7 for Pro+');
+    await expect(page.getByLabel('Description')).toBeFocused();
+    await page.getByRole('link', { name: 'Visit Forum' }).click();
+    await expect(page).toHaveURL(/\/support\/community$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Community');
+  });
+
+  test('system status, resources and contact details', async ({ page }) => {
+    await page.goto('/support');
+    await waitForHydration(page);
+    await expect(page.getByTestId('overall-status')).toHaveText(/All systems operational|Some systems degraded|Service outage/);
+    await expect(page.getByText('Database', { exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Quick Start guide' })).toHaveAttribute('href', '/docs/quick-start');
+    await expect(page.getByText(SUPPORT.hours).first()).toBeVisible();
+  });
+
+  test('a signed-in user submits a ticket with an attachment: progress, number, e-mail and stored record', async ({ page }) => {
+    const account = await registerAccount(page.request, 'ticket');
+    await page.goto('/support');
+    await waitForHydration(page);
+    await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
+    await page.getByLabel('Subject').fill('Streams stop after a minute');
+    await page.getByLabel('Priority').selectOption('high');
+    await page.getByLabel('Description').fill('A streamed answer from claude-3-5-sonnet ends after about 60 seconds.');
+    await page.getByLabel('Attachments').setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG });
+    await expect(page.getByRole('list', { name: 'Attached files' })).toContainText('screenshot.png');
+
+    // Record every state of the progress bar while the upload runs.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role="progressbar"]');
+        if (bar) seen.push(bar.getAttribute('aria-valuenow') ?? '');
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    const success = page.getByRole('status').filter({ hasText: 'created' });
+    await expect(success).toContainText(/Ticket #\d+ created/);
+    const number = Number((await success.textContent())?.match(/#(\d+)/)?.[1]);
+    expect(await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen.length)).toBeGreaterThan(0);
+
+    const list = page.getByRole('list', { name: 'Your tickets' });
+    await expect(list).toContainText(`#${number}`);
+    await expect(list).toContainText('Streams stop after a minute');
+
+    const tickets = (await (await page.request.get('/api/v1/support/tickets')).json()).tickets;
+    expect(tickets[0]).toMatchObject({ number, subject: 'Streams stop after a minute', priority: 'high', email: account.email });
+    expect(tickets[0].attachments).toEqual([
+      expect.objectContaining({ filename: 'screenshot.png', mimeType: 'image/png', sizeBytes: PNG.length }),
+    ]);
+    const download = await page.request.get(`/api/v1/support/attachments/${tickets[0].attachments[0].id}`);
+    expect(Buffer.from(await download.body()).equals(PNG)).toBe(true);
+
+    await expect
+      .poll(async () => {
+        const outbox = await page.request.get(`/api/v1/auth/dev-outbox?to=${encodeURIComponent(account.email)}&kind=support_ticket`);
+        const { messages } = (await outbox.json()) as { messages: { subject: string }[] };
+        return messages[0]?.subject ?? '';
+      })
+      .toContain(`Ticket #${number}`);
+  });
+
+  test('a visitor submits a ticket from the contact page', async ({ page }) => {
+    await page.goto('/support/contact');
+    await waitForHydration(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Support');
+    await page.getByLabel('Name', { exact: true }).fill('Ada Visitor');
+    await page.getByLabel('Email', { exact: true }).fill(`ada-${Date.now()}@example.com`);
+    await page.getByLabel('Subject').fill('Question about plans');
+    await page.getByLabel('Category').selectOption('billing');
+    await page.getByLabel('Description').fill('Can I move from Pro to Enterprise mid-month?');
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'created' })).toContainText(/Ticket #\d+ created/);
+  });
+
+  test('refuses a program renamed to .png, a file over 10 MB and a missing subject', async ({ page }) => {
+    await page.goto('/support');
+    await waitForHydration(page);
+    const attachments = page.getByLabel('Attachments');
+
+    const program = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(4096, 0x90)]);
+    await attachments.setInputFiles({ name: 'setup.png', mimeType: 'image/png', buffer: program });
+    await expect(page.getByText(TICKET_MESSAGES.attachmentType('setup.png'))).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Attached files' })).toBeHidden();
+
+    const huge = Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(11 * 1024 * 1024, 1)]);
+    await attachments.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: huge });
+    await expect(page.getByText(TICKET_MESSAGES.attachmentTooLarge('huge.png'))).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Attached files' })).toBeHidden();
+
+    let posted = false;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/support/tickets') && request.method() === 'POST') posted = true;
+    });
+    await page.getByLabel('Name', { exact: true }).fill('Ada Visitor');
+    await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
+    await page.getByLabel('Description').fill('No subject on purpose.');
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    await expect(page.getByText(TICKET_MESSAGES.subjectRequired)).toBeVisible();
+    await expect(page.getByLabel('Subject')).toHaveAttribute('aria-invalid', 'true');
+    expect(posted).toBe(false);
+  });
+
+  test('the community page is a real page', async ({ page }) => {
+    await page.goto('/support/community');
+    await waitForHydration(page);
+    await expect(page.getByRole('heading', { name: 'Popular recipes' })).toBeVisible();
+    await page.getByRole('link', { name: /A fallback chain across providers/ }).click();
+    await expect(page).toHaveURL(/\/docs\/best-practices#routing-policies$/);
+  });
+});

@@ -1,0 +1,158 @@
+import { API_KEY_EXPIRY_DAYS, type ApiKeyPermissionId } from '@conductor/shared/schemas/api-keys';
+import { ApiKeyName } from '@conductor/shared/schemas/api-keys';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Plus } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { Button } from '~/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { Field, fieldAria } from '~/components/ui/field';
+import { Input } from '~/components/ui/input';
+import { Select } from '~/components/ui/select';
+import { useCreateApiKey } from '../api/api-keys';
+import { NewKeyReveal } from './new-key-reveal';
+
+const CreateKeyForm = z
+  .object({
+    name: ApiKeyName,
+    environment: z.enum(['live', 'test']),
+    api: z.boolean(),
+    admin: z.boolean(),
+    expiry: z.enum(['never', ...API_KEY_EXPIRY_DAYS.map(String)] as [string, ...string[]]),
+  })
+  .refine((values) => values.api || values.admin, { path: ['api'], message: 'Select at least one permission' });
+type CreateKeyValues = z.infer<typeof CreateKeyForm>;
+
+const EXPIRY_LABELS: Record<string, string> = { never: 'Never', '7': '7 days', '30': '30 days', '90': '90 days', '365': '1 year' };
+
+export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLabel?: string }) {
+  const [open, setOpen] = useState(false);
+  const [created, setCreated] = useState<string | null>(null);
+  const create = useCreateApiKey();
+  const form = useForm<CreateKeyValues>({
+    resolver: zodResolver(CreateKeyForm),
+    defaultValues: { name: '', environment: 'live', api: true, admin: false, expiry: 'never' },
+  });
+  const { errors } = form.formState;
+
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      setCreated(null);
+      form.reset();
+      create.reset();
+    }
+  };
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const permissions: ApiKeyPermissionId[] = [...(values.api ? (['api'] as const) : []), ...(values.admin ? (['admin'] as const) : [])];
+    try {
+      const result = await create.mutateAsync({
+        name: values.name,
+        environment: values.environment,
+        permissions,
+        expiresInDays: values.expiry === 'never' ? null : Number(values.expiry),
+      });
+      setCreated(result.key);
+      toast.success(`API key "${result.apiKey.name}" created`);
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : 'Could not create the key. Please try again.');
+    }
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button>
+          <Plus className="size-4" aria-hidden="true" /> {triggerLabel}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        {created ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>Your new API key</DialogTitle>
+              <DialogDescription>Use it as a Bearer token on requests to /v1.</DialogDescription>
+            </DialogHeader>
+            <NewKeyReveal apiKey={created} />
+            <div className="mt-6 flex justify-end">
+              <Button onClick={() => onOpenChange(false)}>Done</Button>
+            </div>
+          </>
+        ) : (
+          <form onSubmit={onSubmit} noValidate className="space-y-5">
+            <DialogHeader>
+              <DialogTitle>Create API Key</DialogTitle>
+              <DialogDescription>
+                Keys authenticate your applications. Test keys are served by the sandbox and use no quota.
+              </DialogDescription>
+            </DialogHeader>
+            <Field id="key-name" label="Key name" error={errors.name?.message}>
+              <Input
+                {...fieldAria('key-name', errors.name?.message)}
+                placeholder="e.g. Production backend"
+                autoComplete="off"
+                {...form.register('name')}
+              />
+            </Field>
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-medium">Environment</legend>
+              <div className="grid gap-2 sm:grid-cols-2">
+                {(
+                  [
+                    ['live', 'Live', 'cc_live_sk_…  real providers, counts towards quota'],
+                    ['test', 'Test', 'cc_test_sk_…  sandbox answers, no quota'],
+                  ] as const
+                ).map(([value, label, hint]) => (
+                  <label
+                    key={value}
+                    className="flex cursor-pointer items-start gap-2 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent"
+                  >
+                    <input type="radio" value={value} className="mt-0.5 accent-[var(--primary)]" {...form.register('environment')} />
+                    <span>
+                      <span className="font-medium">{label}</span>
+                      <span className="block text-xs text-muted-foreground">{hint}</span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-medium">Permissions</legend>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" className="size-4 accent-[var(--primary)]" {...form.register('api')} /> API Access
+              </label>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" className="size-4 accent-[var(--primary)]" {...form.register('admin')} /> Admin Access
+              </label>
+              {errors.api?.message && (
+                <p role="alert" className="text-sm text-danger">
+                  {errors.api.message}
+                </p>
+              )}
+            </fieldset>
+            <Field id="key-expiry" label="Expires">
+              <Select id="key-expiry" className="w-full" {...form.register('expiry')}>
+                {['never', ...API_KEY_EXPIRY_DAYS.map(String)].map((value) => (
+                  <option key={value} value={value}>
+                    {EXPIRY_LABELS[value]}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <div className="flex justify-end gap-2">
+              <Button variant="secondary" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? 'Creating...' : 'Create key'}
+              </Button>
+            </div>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

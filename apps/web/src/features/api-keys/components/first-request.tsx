@@ -1,0 +1,66 @@
+import { Terminal } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { CopyButton } from '~/components/ui/copy-button';
+import { useCreateApiKey } from '../api/api-keys';
+import { NewKeyReveal } from './new-key-reveal';
+
+function snippet(origin: string, key: string): string {
+  return [
+    `curl ${origin}/v1/chat/completions \\`,
+    `  -H "Authorization: Bearer ${key}" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hello, Conductor!"}]}'`,
+  ].join('\n');
+}
+
+/** The empty state of a new account: create a test key right here and make a first request with it. */
+export function FirstRequest() {
+  const create = useCreateApiKey();
+  const [key, setKey] = useState<string | null>(null);
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const code = snippet(origin, key ?? 'cc_test_sk_YOUR_KEY');
+  return (
+    <div className="space-y-4">
+      <div className="flex items-start gap-3">
+        <Terminal className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+        <div>
+          <p className="font-medium">No requests yet. Make your first one.</p>
+          <p className="text-sm text-muted-foreground">
+            {key
+              ? 'Run this in a terminal; the request will appear here and on the Usage page.'
+              : 'Create a test key (served by the sandbox, no quota used) and the snippet below will include it.'}
+          </p>
+        </div>
+      </div>
+      {key ? (
+        <NewKeyReveal apiKey={key} />
+      ) : (
+        <Button
+          size="sm"
+          disabled={create.isPending}
+          onClick={async () => {
+            try {
+              const result = await create.mutateAsync({ name: 'First test key', environment: 'test', permissions: ['api'] });
+              setKey(result.key);
+            } catch (error) {
+              toast.error(error instanceof Error ? error.message : 'Could not create a key.');
+            }
+          }}
+        >
+          {create.isPending ? 'Creating...' : 'Create a test key'}
+        </Button>
+      )}
+      <div className="relative">
+        <pre
+          className="overflow-x-auto rounded-md bg-muted p-4 pr-12 font-mono text-xs leading-relaxed"
+          data-testid="first-request-snippet"
+        >
+          {code}
+        </pre>
+        <CopyButton value={code} label="Copy snippet" variant="ghost" className="absolute top-2 right-2" />
+      </div>
+    </div>
+  );
+}

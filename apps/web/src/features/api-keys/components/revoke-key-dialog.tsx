@@ -1,0 +1,42 @@
+import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { useRevokeApiKey } from '../api/api-keys';
+
+export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
+  const revoke = useRevokeApiKey();
+  return (
+    <Dialog open={apiKey !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent role="alertdialog">
+        <DialogHeader>
+          <DialogTitle>Revoke “{apiKey?.name}”?</DialogTitle>
+          <DialogDescription>
+            Requests using {apiKey?.masked} will be refused immediately. This cannot be undone; create a new key if you need one.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            variant="destructive"
+            disabled={revoke.isPending}
+            onClick={async () => {
+              if (!apiKey) return;
+              try {
+                await revoke.mutateAsync(apiKey.id);
+                toast.success(`API key "${apiKey.name}" revoked`);
+                onClose();
+              } catch (error) {
+                toast.error(error instanceof Error ? error.message : 'Could not revoke the key.');
+              }
+            }}
+          >
+            {revoke.isPending ? 'Revoking...' : 'Revoke key'}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,75 @@
+import { ForgotPasswordRequest } from '@conductor/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { MailCheck } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { Field, fieldAria } from '~/components/ui/field';
+import { Input } from '~/components/ui/input';
+import { ApiError } from '~/lib/api-client';
+import { requestPasswordReset } from '../api/password-reset';
+
+export function ForgotPasswordForm() {
+  const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
+  const form = useForm<ForgotPasswordRequest>({ resolver: zodResolver(ForgotPasswordRequest), defaultValues: { email: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    try {
+      const { message } = await requestPasswordReset(email);
+      setSent({ email, message });
+    } catch (error) {
+      if (error instanceof ApiError && error.status >= 500) return;
+      toast.error(error instanceof Error ? error.message : 'Could not send the reset link. Please try again.');
+    }
+  });
+
+  if (sent) {
+    return (
+      <div className="space-y-4" role="status">
+        <div className="flex gap-3 rounded-lg border border-border bg-success-soft p-4 text-sm">
+          <MailCheck className="mt-0.5 size-5 shrink-0 text-success" aria-hidden="true" />
+          <div>
+            <p className="font-medium">Check your inbox</p>
+            <p className="mt-1 text-muted-foreground">{sent.message}</p>
+            <p className="mt-1 break-all text-muted-foreground">Sent to {sent.email}.</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+          <Link to="/login" className="font-medium text-primary hover:underline">
+            Back to sign in
+          </Link>
+          <button type="button" className="font-medium text-primary hover:underline" onClick={() => setSent(null)}>
+            Use another email
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Request a password reset link">
+      <Field id="forgot-email" label="Email" error={errors.email?.message}>
+        <Input
+          {...fieldAria('forgot-email', errors.email?.message)}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@company.com"
+          {...form.register('email')}
+        />
+      </Field>
+      <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+        {isSubmitting ? 'Sending...' : 'Send reset link'}
+      </Button>
+      <p className="text-center text-sm text-muted-foreground">
+        Remembered it?{' '}
+        <Link to="/login" className="font-medium text-primary hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

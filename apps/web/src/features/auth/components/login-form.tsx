@@ -1,0 +1,80 @@
+import { LoginRequest, type LoginFormValues, MESSAGES } from '@conductor/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { Field, fieldAria } from '~/components/ui/field';
+import { Input } from '~/components/ui/input';
+import { ApiError } from '~/lib/api-client';
+import { authStore } from '~/lib/auth';
+import { login } from '../api/login';
+import { providersQueryOptions } from '../api/sso';
+import { CheckboxField } from './checkbox-field';
+import { DemoCredentials } from './demo-credentials';
+import { PasswordInput } from './password-input';
+
+export function LoginForm() {
+  const navigate = useNavigate();
+  const options = useQuery(providersQueryOptions);
+  const form = useForm<LoginFormValues, unknown, LoginRequest>({
+    resolver: zodResolver(LoginRequest),
+    defaultValues: { email: '', password: '', remember: false },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const { user } = await login(values);
+      authStore.signedIn(user);
+      toast.success(MESSAGES.login.success);
+      // The dashboard sends a user who has not finished onboarding there first.
+      navigate('/dashboard');
+    } catch (error) {
+      if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
+      // Throttled sign-ins say how long to wait; every other failure stays the spec's neutral message.
+      toast.error(error instanceof ApiError && error.status === 429 ? error.message : MESSAGES.login.failure);
+    }
+  });
+
+  const fill = (credentials: { email: string; password: string }) => {
+    form.setValue('email', credentials.email, { shouldValidate: form.formState.isSubmitted });
+    form.setValue('password', credentials.password, { shouldValidate: form.formState.isSubmitted });
+    form.setFocus('password');
+  };
+
+  return (
+    <div className="space-y-6">
+      {options.data?.demoAccount !== false && <DemoCredentials onUse={fill} />}
+      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Sign in">
+        <Field id="login-email" label="Email" error={errors.email?.message}>
+          <Input
+            {...fieldAria('login-email', errors.email?.message)}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@company.com"
+            {...form.register('email')}
+          />
+        </Field>
+        <Field id="login-password" label="Password" error={errors.password?.message}>
+          <PasswordInput
+            {...fieldAria('login-password', errors.password?.message)}
+            autoComplete="current-password"
+            {...form.register('password')}
+          />
+        </Field>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <CheckboxField id="login-remember" label="Remember me for 30 days" {...form.register('remember')} />
+          <Link to="/forgot-password" className="rounded-sm text-sm font-medium text-primary hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? MESSAGES.login.submitting : 'Sign In'}
+        </Button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import type { SsoProviderId } from '@conductor/shared/schemas/sso';
+
+/** The items the sign-on start keeps in session storage for the callback (spec section 4), plus the nonce. */
+export const SSO_STORAGE_KEYS = {
+  provider: 'oidc_provider',
+  issuer: 'oidc_issuer',
+  state: 'oidc_state',
+  codeVerifier: 'oidc_code_verifier',
+  nonce: 'oidc_nonce',
+} as const;
+
+export interface SsoAttempt {
+  provider: SsoProviderId;
+  issuer: string;
+  state: string;
+  codeVerifier: string;
+  nonce: string;
+}
+
+export function saveSsoAttempt(attempt: SsoAttempt): void {
+  for (const [field, key] of Object.entries(SSO_STORAGE_KEYS)) {
+    window.sessionStorage.setItem(key, attempt[field as keyof SsoAttempt]);
+  }
+}
+
+export function readSsoAttempt(): Partial<SsoAttempt> {
+  const read = (key: string) => window.sessionStorage.getItem(key) ?? undefined;
+  return {
+    provider: read(SSO_STORAGE_KEYS.provider) as SsoProviderId | undefined,
+    issuer: read(SSO_STORAGE_KEYS.issuer),
+    state: read(SSO_STORAGE_KEYS.state),
+    codeVerifier: read(SSO_STORAGE_KEYS.codeVerifier),
+    nonce: read(SSO_STORAGE_KEYS.nonce),
+  };
+}
+
+/** Cleared after every callback, whatever its outcome. */
+export function clearSsoAttempt(): void {
+  for (const key of Object.values(SSO_STORAGE_KEYS)) window.sessionStorage.removeItem(key);
+}

@@ -1,0 +1,70 @@
+import type { BillingOverview } from '@conductor/shared/schemas/billing';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { formatDate } from '~/lib/format';
+import { useCancelSubscription, useResumeSubscription } from '../api/billing';
+
+const lastDay = (iso: string) => formatDate(new Date(Date.parse(iso) - 1).toISOString());
+
+/** Cancel at period end (with confirmation), or undo a pending cancellation. */
+export function CancelSubscription({ billing }: { billing: BillingOverview }) {
+  const [open, setOpen] = useState(false);
+  const cancel = useCancelSubscription();
+  const resume = useResumeSubscription();
+  if (billing.cancelAtPeriodEnd) {
+    return (
+      <Button
+        variant="secondary"
+        disabled={resume.isPending}
+        onClick={async () => {
+          try {
+            await resume.mutateAsync();
+            toast.success('Your subscription will renew as usual');
+          } catch (error) {
+            toast.error(error instanceof Error ? error.message : 'Could not resume the subscription.');
+          }
+        }}
+      >
+        {resume.isPending ? 'Resuming...' : 'Resume subscription'}
+      </Button>
+    );
+  }
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="secondary">Cancel subscription</Button>
+      </DialogTrigger>
+      <DialogContent role="alertdialog">
+        <DialogHeader>
+          <DialogTitle>Cancel your {billing.planName} subscription?</DialogTitle>
+          <DialogDescription>
+            You keep {billing.planName} until {lastDay(billing.currentPeriodEnd)}, then move to the Free plan. You can resume any time
+            before then.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setOpen(false)}>
+            Keep subscription
+          </Button>
+          <Button
+            variant="destructive"
+            disabled={cancel.isPending}
+            onClick={async () => {
+              try {
+                await cancel.mutateAsync();
+                toast.success(`Subscription cancelled. ${billing.planName} stays active until ${lastDay(billing.currentPeriodEnd)}.`);
+                setOpen(false);
+              } catch (error) {
+                toast.error(error instanceof Error ? error.message : 'Could not cancel the subscription.');
+              }
+            }}
+          >
+            {cancel.isPending ? 'Cancelling...' : 'Cancel subscription'}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

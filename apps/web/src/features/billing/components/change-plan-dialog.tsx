@@ -1,0 +1,157 @@
+import { PLANS, type PlanId } from '@conductor/shared';
+import type { BillingOverview, BillingPeriod, ProrationPreview } from '@conductor/shared/schemas/billing';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { cn } from '~/lib/cn';
+import { formatCents, formatDate } from '~/lib/format';
+import { previewPlanChange, useChangePlan } from '../api/billing';
+
+function priceLabel(planId: PlanId, period: BillingPeriod): string {
+  const plan = PLANS.find((candidate) => candidate.id === planId);
+  if (!plan || plan.price.monthly === 0) return '$0';
+  return period === 'monthly' ? `$${plan.price.monthly}/month` : `$${plan.price.yearly}/year`;
+}
+
+function ProrationSummary({ preview }: { preview: ProrationPreview }) {
+  return (
+    <div className="space-y-3 rounded-md border border-border p-4 text-sm" data-testid="proration-preview">
+      <ul className="space-y-2">
+        {preview.lines.map((line) => (
+          <li key={line.description} className="flex justify-between gap-4">
+            <span className="text-muted-foreground">{line.description}</span>
+            <span className="tabular-nums">{formatCents(line.amountCents)}</span>
+          </li>
+        ))}
+        {preview.lines.length === 0 && <li className="text-muted-foreground">Nothing to charge or credit.</li>}
+      </ul>
+      <div className="flex justify-between gap-4 border-t border-border pt-3 font-semibold">
+        <span>{preview.totalCents >= 0 ? 'Due now (prorated)' : 'Credit (prorated)'}</span>
+        <span className="tabular-nums">{formatCents(Math.abs(preview.totalCents))}</span>
+      </div>
+      <p className="text-xs text-muted-foreground">
+        Takes effect immediately. Your period runs to {formatDate(new Date(Date.parse(preview.periodEnd) - 1).toISOString())}.
+        {preview.totalCents > 0 && ' With no card on file, the invoice stays open until paid.'}
+      </p>
+    </div>
+  );
+}
+
+/** Choose a plan and period, see the prorated amount, then confirm. */
+export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
+  const [open, setOpen] = useState(false);
+  const [plan, setPlan] = useState<PlanId>(billing.plan === 'pro' ? 'enterprise' : 'pro');
+  const [period, setPeriod] = useState<BillingPeriod>(billing.period);
+  const preview = useMutation({ mutationFn: previewPlanChange });
+  const change = useChangePlan();
+  const effectivePeriod = plan === 'free' ? 'monthly' : period;
+  const isCurrent = billing.plan === plan && billing.period === effectivePeriod;
+
+  const reset = () => {
+    preview.reset();
+    change.reset();
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) reset();
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button>Change plan</Button>
+      </DialogTrigger>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Change plan</DialogTitle>
+          <DialogDescription>Changes take effect at once and are prorated for the rest of the period.</DialogDescription>
+        </DialogHeader>
+        <div className="space-y-4">
+          <div role="radiogroup" aria-label="Billing period" className="inline-flex rounded-md border border-border p-1 text-sm">
+            {(['monthly', 'yearly'] as const).map((value) => (
+              // biome-ignore lint/a11y/useSemanticElements: a segmented control styled as buttons
+              <button
+                key={value}
+                type="button"
+                role="radio"
+                aria-checked={period === value}
+                className={cn(
+                  'rounded px-3 py-1 capitalize',
+                  period === value ? 'bg-primary text-primary-foreground' : 'text-muted-foreground',
+                )}
+                onClick={() => {
+                  setPeriod(value);
+                  preview.reset();
+                }}
+              >
+                {value}
+              </button>
+            ))}
+          </div>
+          <fieldset className="grid gap-2 sm:grid-cols-3">
+            <legend className="sr-only">Plan</legend>
+            {PLANS.map((candidate) => (
+              <label
+                key={candidate.id}
+                className="flex cursor-pointer flex-col gap-1 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent"
+              >
+                <span className="flex items-center gap-2">
+                  <input
+                    type="radio"
+                    name="plan"
+                    value={candidate.id}
+                    checked={plan === candidate.id}
+                    onChange={() => {
+                      setPlan(candidate.id);
+                      preview.reset();
+                    }}
+                    className="accent-[var(--primary)]"
+                  />
+                  <span className="font-medium">{candidate.name}</span>
+                </span>
+                <span className="text-muted-foreground">{priceLabel(candidate.id, candidate.id === 'free' ? 'monthly' : period)}</span>
+                {billing.plan === candidate.id && <span className="text-xs text-primary">Current plan</span>}
+              </label>
+            ))}
+          </fieldset>
+          {preview.data && <ProrationSummary preview={preview.data} />}
+          {preview.isError && (
+            <p role="alert" className="text-sm text-danger">
+              {preview.error.message}
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            {preview.data ? (
+              <Button
+                disabled={change.isPending}
+                onClick={async () => {
+                  try {
+                    await change.mutateAsync({ plan, period: effectivePeriod });
+                    toast.success(`You are now on the ${PLANS.find((candidate) => candidate.id === plan)?.name} plan`);
+                    setOpen(false);
+                    reset();
+                  } catch (error) {
+                    toast.error(error instanceof Error ? error.message : 'Could not change the plan.');
+                  }
+                }}
+              >
+                {change.isPending ? 'Changing...' : 'Confirm change'}
+              </Button>
+            ) : (
+              <Button disabled={isCurrent || preview.isPending} onClick={() => preview.mutate({ plan, period: effectivePeriod })}>
+                {preview.isPending ? 'Calculating...' : 'Review change'}
+              </Button>
+            )}
+          </div>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

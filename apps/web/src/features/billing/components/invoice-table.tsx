@@ -1,0 +1,57 @@
+import type { Invoice } from '@conductor/shared/schemas/billing';
+import { Download } from 'lucide-react';
+import { Badge } from '~/components/ui/badge';
+import { buttonClasses } from '~/components/ui/button';
+import { Table, TableBody, TableHead, Td, Th } from '~/components/ui/table';
+import { formatCents, formatDate } from '~/lib/format';
+import { invoiceDownloadUrl } from '../api/billing';
+
+const STATUS: Record<Invoice['status'], { label: string; tone: 'success' | 'warning' | 'neutral' | 'danger' }> = {
+  paid: { label: 'Paid', tone: 'success' },
+  open: { label: 'Open', tone: 'warning' },
+  void: { label: 'Void', tone: 'neutral' },
+  uncollectible: { label: 'Uncollectible', tone: 'danger' },
+};
+
+export function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+  return (
+    <Table aria-label="Invoice history">
+      <TableHead>
+        <tr>
+          <Th>Invoice</Th>
+          <Th>Date</Th>
+          <Th numeric>Amount</Th>
+          <Th>Status</Th>
+          <Th numeric>
+            <span className="sr-only">Download</span>
+          </Th>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {invoices.map((invoice) => {
+          const status = invoice.amountCents < 0 ? { label: 'Credit', tone: 'neutral' as const } : STATUS[invoice.status];
+          return (
+            <tr key={invoice.id} data-testid="invoice-row">
+              <Td className="font-mono text-xs">{invoice.number}</Td>
+              <Td className="whitespace-nowrap">{formatDate(invoice.createdAt)}</Td>
+              <Td numeric>{formatCents(invoice.amountCents)}</Td>
+              <Td>
+                <Badge tone={status.tone}>{status.label}</Badge>
+              </Td>
+              <Td numeric>
+                <a
+                  href={invoiceDownloadUrl(invoice.id)}
+                  download
+                  className={buttonClasses('ghost', 'sm')}
+                  aria-label={`Download invoice ${invoice.number}`}
+                >
+                  <Download className="size-4" aria-hidden="true" /> <span className="hidden sm:inline">Download</span>
+                </a>
+              </Td>
+            </tr>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { DOCS_SECTIONS } from '~/config/site';
+import { DOCS_INDEX, docsHref, neighbours, resolveSection, searchDocs } from './docs-registry';
+
+describe('docs registry', () => {
+  it('has content for every entry of the side navigation, with the same title', () => {
+    for (const item of DOCS_SECTIONS.flatMap((group) => group.items)) {
+      expect(DOCS_INDEX[item.slug]?.title, item.slug).toBe(item.title);
+      expect(DOCS_INDEX[item.slug]?.headings.length, item.slug).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('resolves aliases and sends unknown sections to the introduction', () => {
+    expect(resolveSection(undefined)).toBe('introduction');
+    expect(resolveSection('streaming')).toBe('chat');
+    expect(resolveSection('api-reference')).toBe('api');
+    expect(resolveSection('models')).toBe('models');
+    expect(resolveSection('nope')).toBe('introduction');
+    expect(docsHref('introduction')).toBe('/docs');
+    expect(docsHref('chat', 'streaming')).toBe('/docs/chat#streaming');
+  });
+
+  it('links each section to its neighbours in navigation order', () => {
+    expect(neighbours('introduction')).toMatchObject({ previous: undefined, next: { slug: 'quick-start' } });
+    expect(neighbours('completions')).toMatchObject({ previous: { slug: 'authentication' }, next: { slug: 'chat' } });
+    expect(neighbours('webhooks').next).toBeUndefined();
+  });
+
+  it('searches titles first, then headings', () => {
+    const [first] = searchDocs('rate limiting');
+    expect(first).toMatchObject({ slug: 'rate-limiting', href: '/docs/rate-limiting' });
+    expect(searchDocs('retrying')[0]).toMatchObject({ slug: 'error-handling', heading: { id: 'retrying-well' } });
+    expect(searchDocs('openapi').some((result) => result.href === '/docs/api')).toBe(true);
+    expect(searchDocs('zzzz')).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+import { MESSAGES } from '@conductor/shared';
+import type { WaitlistSource } from '@conductor/shared/schemas/waitlist';
+import { useState } from 'react';
+import { joinWaitlist } from '../api/waitlist';
+
+export type WaitlistState =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'success'; message: string }
+  | { kind: 'error'; message: string };
+
+/** The waitlist form's state machine: idle, loading, then success (input cleared) or error. */
+export function useWaitlistSignup(source: WaitlistSource) {
+  const [email, setEmail] = useState('');
+  const [state, setState] = useState<WaitlistState>({ kind: 'idle' });
+
+  async function submit() {
+    if (state.kind === 'loading') return;
+    // The schema (and zod) loads on first submit, keeping it out of the landing page's bundle.
+    const { WaitlistAddress } = await import('@conductor/shared/schemas/waitlist');
+    if (!WaitlistAddress.safeParse(email).success) {
+      setState({ kind: 'error', message: MESSAGES.waitlist.invalidEmail });
+      return;
+    }
+    setState({ kind: 'loading' });
+    try {
+      const message = await joinWaitlist(email.trim(), source);
+      setState({ kind: 'success', message });
+      setEmail('');
+    } catch (error) {
+      setState({ kind: 'error', message: (error as Error).message });
+    }
+  }
+
+  return {
+    email,
+    state,
+    submit,
+    setEmail(value: string) {
+      setEmail(value);
+      if (state.kind === 'error') setState({ kind: 'idle' });
+    },
+  };
+}

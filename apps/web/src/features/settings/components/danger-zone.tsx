@@ -1,0 +1,97 @@
+import { DELETE_CONFIRMATION_WORD } from '@conductor/shared/schemas/settings';
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '~/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { Input } from '~/components/ui/input';
+import { Label } from '~/components/ui/label';
+import { authStore, signOut } from '~/lib/auth';
+import { useDeleteAccount } from '../api/settings';
+
+export function DangerZone() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const remove = useDeleteAccount();
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <p className="font-medium">Sign out</p>
+          <p className="text-sm text-muted-foreground">End this session on this device.</p>
+        </div>
+        <Button
+          variant="secondary"
+          onClick={async () => {
+            await signOut();
+            queryClient.clear();
+            navigate('/');
+          }}
+        >
+          <LogOut className="size-4" aria-hidden="true" /> Sign Out
+        </Button>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
+        <div>
+          <p className="font-medium text-danger">Delete account</p>
+          <p className="text-sm text-muted-foreground">Permanently delete your account, usage history, invoices and keys.</p>
+        </div>
+        <Dialog
+          open={open}
+          onOpenChange={(next) => {
+            setOpen(next);
+            if (!next) setTyped('');
+          }}
+        >
+          <DialogTrigger asChild>
+            <Button variant="destructive">
+              <Trash2 className="size-4" aria-hidden="true" /> Delete Account
+            </Button>
+          </DialogTrigger>
+          <DialogContent role="alertdialog">
+            <form
+              className="space-y-4"
+              onSubmit={async (event) => {
+                event.preventDefault();
+                try {
+                  await remove.mutateAsync(typed);
+                  authStore.clear();
+                  queryClient.clear();
+                  toast.success('Your account has been deleted');
+                  navigate('/');
+                } catch (error) {
+                  toast.error(error instanceof Error ? error.message : 'Could not delete your account.');
+                }
+              }}
+            >
+              <DialogHeader>
+                <DialogTitle>Delete your account?</DialogTitle>
+                <DialogDescription>
+                  This cannot be undone. Your API keys stop working at once, every session is signed out, and your data is deleted.
+                </DialogDescription>
+              </DialogHeader>
+              <div className="space-y-1.5">
+                <Label htmlFor="delete-confirmation">
+                  Type <span className="font-mono font-semibold">{DELETE_CONFIRMATION_WORD}</span> to confirm
+                </Label>
+                <Input id="delete-confirmation" autoComplete="off" value={typed} onChange={(event) => setTyped(event.target.value)} />
+              </div>
+              <div className="flex justify-end gap-2">
+                <Button variant="secondary" onClick={() => setOpen(false)}>
+                  Cancel
+                </Button>
+                <Button type="submit" variant="destructive" disabled={typed !== DELETE_CONFIRMATION_WORD || remove.isPending}>
+                  {remove.isPending ? 'Deleting...' : 'Delete account'}
+                </Button>
+              </div>
+            </form>
+          </DialogContent>
+        </Dialog>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { TIMEOUTS_MS } from '@conductor/shared';
+import type { ComponentStatus, HealthResponse } from '@conductor/shared/schemas/health';
+import type { StatusResponse } from '@conductor/shared/schemas/status';
+import { queryOptions } from '@tanstack/react-query';
+import { publicApi } from '~/lib/api-client';
+import { supportKeys } from './tickets';
+
+/** Spec "Service status item": name, status, uptime. */
+export interface ServiceStatusItem {
+  name: string;
+  status: ComponentStatus;
+  /** Percent over the status history window; null when not measured yet. */
+  uptimePercent: number | null;
+}
+
+export interface SystemStatus {
+  overall: ComponentStatus;
+  services: ServiceStatusItem[];
+  checkedAt: string;
+}
+
+/** Live system status from GET /v1/status, or GET /v1/health when the history is unavailable. */
+async function fetchSystemStatus(): Promise<SystemStatus> {
+  try {
+    const status = await publicApi.get<StatusResponse>('/status');
+    return {
+      overall: status.status,
+      checkedAt: status.checkedAt,
+      services: status.components.map((component) => ({
+        name: component.name,
+        status: component.status,
+        uptimePercent: component.uptimePercent,
+      })),
+    };
+  } catch {
+    const health = await publicApi.get<HealthResponse>('/health');
+    return {
+      overall: health.status,
+      checkedAt: health.timestamp,
+      services: [
+        { name: 'Database', status: health.checks.database, uptimePercent: null },
+        { name: 'Gateway', status: health.checks.gateway, uptimePercent: null },
+      ],
+    };
+  }
+}
+
+export const systemStatusQueryOptions = queryOptions({
+  queryKey: supportKeys.status(),
+  queryFn: fetchSystemStatus,
+  refetchInterval: TIMEOUTS_MS.healthRefresh,
+  staleTime: TIMEOUTS_MS.healthRefresh,
+});

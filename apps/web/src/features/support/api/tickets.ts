@@ -1,0 +1,50 @@
+import { MESSAGES } from '@conductor/shared';
+import { type SupportTicketCreated, type SupportTicketFields, SupportTicketList } from '@conductor/shared/schemas/support';
+import { queryOptions } from '@tanstack/react-query';
+import { api, ApiError } from '~/lib/api-client';
+
+export const supportKeys = {
+  all: ['support'] as const,
+  tickets: () => [...supportKeys.all, 'tickets'] as const,
+  status: () => [...supportKeys.all, 'status'] as const,
+};
+
+/** The signed-in user's tickets, newest first. */
+export const ticketsQueryOptions = queryOptions({
+  queryKey: supportKeys.tickets(),
+  queryFn: async () => SupportTicketList.parse(await api.get('/support/tickets')).tickets,
+});
+
+/**
+ * Sends the ticket as multipart form data. XMLHttpRequest rather than fetch, because only it
+ * reports upload progress (attachments may be 10 MB each).
+ */
+export function submitTicket(
+  fields: SupportTicketFields,
+  files: File[],
+  onProgress: (percent: number) => void,
+): Promise<SupportTicketCreated> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== '') form.append(name, String(value));
+  for (const file of files) form.append('attachments', file, file.name);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', '/api/v1/support/tickets');
+    request.responseType = 'json';
+    request.timeout = 5 * 60_000;
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    });
+    request.addEventListener('load', () => {
+      const body = request.response as
+        | (SupportTicketCreated & { error?: { code: string; message: string; fields?: Record<string, string> } })
+        | null;
+      if (request.status >= 200 && request.status < 300 && body) return resolve(body);
+      const message = request.status >= 500 ? MESSAGES.serverError : (body?.error?.message ?? `Request failed (${request.status})`);
+      reject(new ApiError(request.status, body?.error?.code ?? String(request.status), message, body?.error?.fields));
+    });
+    request.addEventListener('error', () => reject(new ApiError(0, 'network', 'Network error: the ticket could not be sent.')));
+    request.addEventListener('timeout', () => reject(new ApiError(0, 'timeout', 'The upload timed out. Please try again.')));
+    request.send(form);
+  });
+}

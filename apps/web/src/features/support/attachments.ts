@@ -1,0 +1,29 @@
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_FILES,
+  ATTACHMENT_SIGNATURE_BYTES,
+  detectAttachmentType,
+  TICKET_MESSAGES,
+} from '@conductor/shared/schemas/support';
+
+/**
+ * Checks attachments in the browser before anything is uploaded, with the server's own rules:
+ * PNG, JPG or PDF by their content (magic bytes, not the name), 10 MB each, 5 at most.
+ * Returns the first problem, or null. The server checks again.
+ */
+export async function checkAttachments(files: File[]): Promise<string | null> {
+  if (files.length > ATTACHMENT_MAX_FILES) return TICKET_MESSAGES.tooManyAttachments;
+  for (const file of files) {
+    if (file.size > ATTACHMENT_MAX_BYTES) return TICKET_MESSAGES.attachmentTooLarge(file.name);
+    if (file.size === 0) return TICKET_MESSAGES.attachmentEmpty(file.name);
+    const head = new Uint8Array(await file.slice(0, ATTACHMENT_SIGNATURE_BYTES).arrayBuffer());
+    if (!detectAttachmentType(head)) return TICKET_MESSAGES.attachmentType(file.name);
+  }
+  return null;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,69 @@
+import type { ComponentStatus } from '@conductor/shared/schemas/health';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { Card } from '~/components/ui/card';
+import { Skeleton } from '~/components/ui/skeleton';
+import { cn } from '~/lib/cn';
+import { systemStatusQueryOptions } from '../api/status';
+
+const LABEL: Record<ComponentStatus, string> = { operational: 'Operational', degraded: 'Degraded', outage: 'Outage' };
+const DOT: Record<ComponentStatus, string> = { operational: 'bg-success', degraded: 'bg-warning', outage: 'bg-danger' };
+const TEXT: Record<ComponentStatus, string> = { operational: 'text-success', degraded: 'text-warning', outage: 'text-danger' };
+const OVERALL: Record<ComponentStatus, string> = {
+  operational: 'All systems operational',
+  degraded: 'Some systems degraded',
+  outage: 'Service outage',
+};
+
+/** System status from the live health checks (refreshed every 60 seconds). */
+export function StatusCard() {
+  const status = useQuery(systemStatusQueryOptions);
+  return (
+    <Card className="p-6" aria-labelledby="status-title">
+      <h2 id="status-title" className="font-semibold">
+        System Status
+      </h2>
+      {status.isPending ? (
+        <div className="mt-4 space-y-3" aria-busy="true">
+          <span className="sr-only">Loading system status…</span>
+          {[0, 1, 2, 3].map((row) => (
+            <Skeleton key={row} className="h-5" />
+          ))}
+        </div>
+      ) : status.isError ? (
+        <p className="mt-4 text-sm text-muted-foreground" role="alert">
+          Status is unavailable right now.{' '}
+          <button type="button" onClick={() => status.refetch()} className="font-medium text-primary hover:underline">
+            Try again
+          </button>
+        </p>
+      ) : (
+        <>
+          <p className={cn('mt-3 flex items-center gap-2 text-sm font-medium', TEXT[status.data.overall])} data-testid="overall-status">
+            <span className={cn('size-2.5 rounded-full', DOT[status.data.overall])} aria-hidden />
+            {OVERALL[status.data.overall]}
+          </p>
+          <ul className="mt-4 space-y-2.5 text-sm">
+            {status.data.services.map((service) => (
+              <li key={service.name} className="flex items-center justify-between gap-3">
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className={cn('size-2 shrink-0 rounded-full', DOT[service.status])} aria-hidden />
+                  <span className="truncate">{service.name}</span>
+                </span>
+                <span className="flex shrink-0 items-center gap-2 text-xs">
+                  <span className={TEXT[service.status]}>{LABEL[service.status]}</span>
+                  <span className="w-14 text-right text-muted-foreground tabular-nums">
+                    {service.uptimePercent === null ? '—' : `${service.uptimePercent.toFixed(2)}%`}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <Link to="/status" className="mt-4 inline-block text-sm font-medium text-primary hover:underline">
+        View status page →
+      </Link>
+    </Card>
+  );
+}

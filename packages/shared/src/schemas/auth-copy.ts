@@ -1,0 +1,22 @@
+/**
+ * Account and sign-on copy that the spec leaves to us (the spec's own strings live in
+ * constants/messages.ts). Shared by the server's answers and the forms that show them.
+ */
+export const AUTH_COPY = {
+  forgotPasswordSent:
+    "If an account exists for that email, we've sent a link to reset your password. The link expires in 1 hour and works once.",
+  resetDone: 'Your password has been reset. Sign in with your new password.',
+  resetInvalid: 'This password reset link is invalid or has expired. Request a new one.',
+  resetMissingToken: 'This page needs the link from your password reset email.',
+  loginThrottled: (minutes: number) =>
+    `Too many sign-in attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+  ssoNotConfigured: (name: string) => `${name} sign-in is not configured on this server.`,
+  ssoEmailInUse: 'An account with this email already exists. Sign in with your email and password instead.',
+  ssoNoEmail: 'Your provider did not share an email address, so we could not create your account.',
+  ssoSessionLost: 'Your sign-in attempt expired or was started in another browser. Please try again.',
+  ssoVerificationFailed: 'We could not verify your sign-in with the provider. Please try again.',
+  ssoInsecureContext: 'Single sign-on needs a secure (https) connection.',
+} as const;
+
+/** The password reset link lives this long (spec-free; decisions: "single-use, expiring"). */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { PLAN_IDS, USER_PLANS } from '../constants/plans.ts';
+
+export const BillingPeriod = z.enum(['monthly', 'yearly']);
+export type BillingPeriod = z.infer<typeof BillingPeriod>;
+
+const Cents = z.number().int();
+const Count = z.number().int().nonnegative();
+
+export const InvoiceLine = z.object({ description: z.string(), amountCents: Cents });
+
+export const Invoice = z.object({
+  id: z.string(),
+  number: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  amountCents: Cents,
+  status: z.enum(['paid', 'open', 'void', 'uncollectible']),
+  lines: z.array(InvoiceLine),
+  createdAt: z.string(),
+});
+export type Invoice = z.infer<typeof Invoice>;
+
+export const InvoiceList = z.object({ invoices: z.array(Invoice) });
+export type InvoiceList = z.infer<typeof InvoiceList>;
+export const InvoiceIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Invalid invoice id'),
+});
+
+/** `GET /api/v1/billing`: plan, period, this month's usage, overage and the estimated bill. */
+export const BillingOverview = z.object({
+  plan: z.enum(USER_PLANS),
+  planName: z.string(),
+  period: BillingPeriod,
+  /** Price of one period of the current plan, in cents. */
+  priceCents: Count,
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+  /** The end of the current period. */
+  nextBillingDate: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  usage: z.object({ tokensUsed: Count, tokensLimit: Count.nullable(), monthStart: z.string() }),
+  overage: z.object({
+    tokens: Count,
+    costCents: Count,
+    /** Free plans are throttled instead of billed for overage. */
+    applies: z.boolean(),
+  }),
+  /** The next invoice if nothing changes: the renewal (unless cancelling) plus overage. */
+  estimatedBillCents: Count,
+  /** No payment processor is reachable: always null ("no card on file"). */
+  paymentMethod: z.null(),
+});
+export type BillingOverview = z.infer<typeof BillingOverview>;
+
+export const ChangePlanInput = z
+  .object({
+    plan: z.enum(PLAN_IDS),
+    period: BillingPeriod.default('monthly'),
+  })
+  .strict();
+export type ChangePlanInput = z.input<typeof ChangePlanInput>;
+
+/** What a plan change costs now: credit for the unused part of the old plan, charge for the new one. */
+export const ProrationPreview = z.object({
+  fromPlan: z.enum(USER_PLANS),
+  fromPeriod: BillingPeriod,
+  toPlan: z.enum(PLAN_IDS),
+  toPeriod: BillingPeriod,
+  creditCents: Count,
+  chargeCents: Count,
+  /** charge − credit: positive is due now, negative is credited. */
+  totalCents: Cents,
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  lines: z.array(InvoiceLine),
+});
+export type ProrationPreview = z.infer<typeof ProrationPreview>;
+
+export const ChangePlanResult = z.object({ billing: BillingOverview, invoice: Invoice.nullable() });
+export type ChangePlanResult = z.infer<typeof ChangePlanResult>;
+
+export const formatCents = (cents: number) =>
+  `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { MESSAGES } from '../constants/messages.ts';
+import { PASSWORD_MAX_LENGTH } from '../constants/limits.ts';
+import { PROVIDER_IDS } from '../constants/providers.ts';
+import { Email, NewPassword, PersonName } from './fields.ts';
+
+export const UpdateProfileInput = z
+  .object({ name: PersonName.pipe(z.string().regex(/^[^\p{Cc}]*$/u, 'Name must not contain control characters')), email: Email })
+  .strict();
+export type UpdateProfileInput = z.infer<typeof UpdateProfileInput>;
+
+export const ChangePasswordInput = z
+  .object({
+    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
+    newPassword: NewPassword,
+    confirmPassword: z.string({ error: MESSAGES.register.confirmRequired }).min(1, MESSAGES.register.confirmRequired),
+  })
+  .strict()
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: MESSAGES.register.passwordsDiffer,
+    path: ['confirmPassword'],
+  });
+export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
+
+export const PASSWORD_CHANGED = 'Password updated. Other sessions were signed out.';
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/** Deleting the account needs the word typed out. */
+export const DELETE_CONFIRMATION_WORD = 'DELETE';
+export const DeleteAccountInput = z
+  .object({
+    confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
+  })
+  .strict();
+export type DeleteAccountInput = z.infer<typeof DeleteAccountInput>;
+
+export const ProviderParams = z.object({ provider: z.enum(PROVIDER_IDS) });
+export const ProviderKeyInput = z.object({ key: z.string().max(512) }).strict();
+
+export const SessionView = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+});
+export type SessionView = z.infer<typeof SessionView>;
+export const SessionList = z.object({ sessions: z.array(SessionView) });
+export type SessionList = z.infer<typeof SessionList>;
+export const SessionIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[a-f0-9]+$/, 'Invalid session id'),
+});

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { Email } from './fields.ts';
+
+/** Support tickets (spec section 3, "Support ticket form"): one contract for the form, the server and the OpenAPI document. */
+export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export const TICKET_CATEGORIES = ['technical', 'billing', 'account', 'feature-request', 'other'] as const;
+export const TicketPriority = z.enum(TICKET_PRIORITIES);
+export type TicketPriority = z.infer<typeof TicketPriority>;
+export const TicketCategory = z.enum(TICKET_CATEGORIES);
+export type TicketCategory = z.infer<typeof TicketCategory>;
+
+export const TICKET_PRIORITY_LABELS: Record<TicketPriority, string> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  urgent: 'Urgent',
+};
+export const TICKET_CATEGORY_LABELS: Record<TicketCategory, string> = {
+  technical: 'Technical',
+  billing: 'Billing & Plans',
+  account: 'Account',
+  'feature-request': 'Feature request',
+  other: 'Other',
+};
+
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const ATTACHMENT_MAX_FILES = 5;
+export const ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+export const TICKET_MESSAGES = {
+  subjectRequired: 'Subject is required',
+  descriptionRequired: 'Description is required',
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  attachmentType: (filename: string) => `${filename} is not a PNG, JPG or PDF file. Only PNG, JPG and PDF attachments are accepted.`,
+  attachmentTooLarge: (filename: string) => `${filename} is larger than 10 MB. Attachments must be 10 MB or smaller.`,
+  tooManyAttachments: `You can attach up to ${ATTACHMENT_MAX_FILES} files.`,
+  attachmentEmpty: (filename: string) => `${filename} is empty.`,
+  created: (number: number) => `Ticket #${number} created. We've e-mailed you a confirmation.`,
+  failure: 'Your ticket could not be sent. Please try again.',
+} as const;
+
+/** The form's text fields; `name` and `email` are required only when signed out (the account's are used otherwise). */
+export const SupportTicketFields = z.object({
+  subject: z
+    .string({ error: TICKET_MESSAGES.subjectRequired })
+    .trim()
+    .min(1, TICKET_MESSAGES.subjectRequired)
+    .max(200, 'Subject must be at most 200 characters'),
+  priority: TicketPriority,
+  category: TicketCategory,
+  description: z
+    .string({ error: TICKET_MESSAGES.descriptionRequired })
+    .trim()
+    .min(1, TICKET_MESSAGES.descriptionRequired)
+    .max(10_000, 'Description must be at most 10,000 characters'),
+  name: z.string().trim().max(100, 'Name must be at most 100 characters').optional(),
+  email: z.union([z.literal(''), Email]).optional(),
+});
+export type SupportTicketFields = z.infer<typeof SupportTicketFields>;
+
+export const TicketAttachment = z.object({
+  id: z.string(),
+  filename: z.string(),
+  mimeType: z.enum(ATTACHMENT_TYPES),
+  sizeBytes: z.number().int().nonnegative(),
+});
+export type TicketAttachment = z.infer<typeof TicketAttachment>;
+
+export const SupportTicket = z.object({
+  id: z.string(),
+  number: z.number().int().positive(),
+  subject: z.string(),
+  priority: TicketPriority,
+  category: TicketCategory,
+  description: z.string(),
+  status: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+  attachments: z.array(TicketAttachment),
+});
+export type SupportTicket = z.infer<typeof SupportTicket>;
+
+export const SupportTicketCreated = z.object({ ticket: SupportTicket, message: z.string() });
+export type SupportTicketCreated = z.infer<typeof SupportTicketCreated>;
+
+export const SupportTicketList = z.object({ tickets: z.array(SupportTicket) });
+export type SupportTicketList = z.infer<typeof SupportTicketList>;
+
+/**
+ * The attachment's real type from its first bytes (magic numbers), never from its name:
+ * PNG `89 50 4E 47 0D 0A 1A 0A`, JPEG `FF D8 FF`, PDF `%PDF-`.
+ */
+export function detectAttachmentType(head: Uint8Array): AttachmentType | null {
+  const starts = (signature: number[]) => signature.every((byte, index) => head[index] === byte);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (starts([0x25, 0x50, 0x44, 0x46, 0x2d])) return 'application/pdf';
+  return null;
+}
+
+/** Bytes needed by `detectAttachmentType`. */
+export const ATTACHMENT_SIGNATURE_BYTES = 8;
