@@ -1,5 +1,5 @@
 import { PlayCircle } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { buttonClasses } from '~/components/ui/button';
 
 const DemoWalkthroughDialog = lazy(() => import('./demo-walkthrough-dialog'));
@@ -8,9 +8,11 @@ const DemoWalkthroughDialog = lazy(() => import('./demo-walkthrough-dialog'));
 export function DemoDialog() {
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
   return (
     <>
       <button
+        ref={trigger}
         type="button"
         className={buttonClasses('secondary', 'lg')}
         aria-haspopup="dialog"
@@ -25,7 +27,7 @@ export function DemoDialog() {
       </button>
       {requested && (
         <Suspense fallback={null}>
-          <DemoWalkthroughDialog open={open} onOpenChange={setOpen} />
+          <DemoWalkthroughDialog open={open} onOpenChange={setOpen} returnFocusTo={trigger} />
         </Suspense>
       )}
     </>

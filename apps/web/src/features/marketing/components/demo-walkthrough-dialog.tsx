@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, Pause, Play } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';
@@ -13,10 +13,26 @@ function prefersReducedMotion(): boolean {
 }
 
 /** The dialog itself, loaded on the first click of 'Watch Demo' (keeps radix and the walkthrough out of the landing bundle). */
-export default function DemoWalkthroughDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export default function DemoWalkthroughDialog({
+  open,
+  onOpenChange,
+  returnFocusTo,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The 'Watch Demo' button: the dialog has no radix Trigger, so focus is handed back explicitly. */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-4xl p-4 sm:p-6" closeLabel="Close demo">
+      <DialogContent
+        className="max-w-4xl p-4 sm:p-6"
+        closeLabel="Close demo"
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocusTo.current?.focus();
+        }}
+      >
         {open && <Walkthrough />}
       </DialogContent>
     </Dialog>
