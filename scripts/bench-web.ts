@@ -52,10 +52,12 @@ try {
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
   });
-  const signedIn = await signIn(context.request);
+  // Public pages are measured as a visitor sees them; the demo user signs in just before /dashboard.
+  let signedIn = false;
   const rows: Record<string, string | number>[] = [];
   let failures = 0;
   for (const page of PAGES) {
+    if (page === '/dashboard') signedIn = await signIn(context.request);
     if (page === '/dashboard' && !signedIn) {
       rows.push({ page, note: 'skipped: demo sign-in unavailable' });
       failures += 1;
