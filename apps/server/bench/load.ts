@@ -15,6 +15,8 @@ export interface LoadOptions {
 
 export interface LoadResult {
   requests: number;
+  /** Requests answered in the whole run, warm-up and drain included. */
+  totalRequests: number;
   errors: number;
   seconds: number;
   /** Full request latencies, milliseconds, sorted. */
@@ -44,6 +46,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let stopping = false;
   let sequence = 0;
   let requests = 0;
+  let totalRequests = 0;
   let errors = 0;
   let firstError: string | undefined;
   const latency: number[] = [];
@@ -69,6 +72,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         }
         continue;
       }
+      totalRequests += 1;
       if (!recording) continue;
       const ended = performance.now();
       requests += 1;
@@ -91,6 +95,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(clients.map((client) => client.close()));
   return {
     requests,
+    totalRequests,
     errors,
     seconds,
     latency: Float64Array.from(latency).sort(),

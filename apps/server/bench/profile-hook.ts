@@ -3,21 +3,30 @@ import { Session } from 'node:inspector/promises';
 
 /**
  * Profiling aid for the benchmark servers: with BENCH_PROFILE=<file>, a V8 CPU profile of the
- * steady state (BENCH_PROFILE_DELAY_MS after start, for BENCH_PROFILE_MS) is written there.
+ * steady state (BENCH_PROFILE_DELAY_MS after start, for BENCH_PROFILE_MS) is written there; with
+ * BENCH_HEAP_PROFILE=<file>, a sampling profile of what the same window allocates.
  */
 export async function profileIfAsked(): Promise<void> {
-  const file = process.env.BENCH_PROFILE;
-  if (!file) return;
+  const cpuFile = process.env.BENCH_PROFILE;
+  const heapFile = process.env.BENCH_HEAP_PROFILE;
+  if (!cpuFile && !heapFile) return;
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
+  if (cpuFile) await session.post('Profiler.enable');
   setTimeout(
     async () => {
-      await session.post('Profiler.start');
+      if (cpuFile) await session.post('Profiler.start');
+      // Every allocation of 1 KB on average is sampled; objects collected meanwhile are kept in the report.
+      if (heapFile)
+        await session.post('HeapProfiler.startSampling', {
+          samplingInterval: 1024,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
       setTimeout(
         async () => {
-          const { profile } = await session.post('Profiler.stop');
-          writeFileSync(file, JSON.stringify(profile));
+          if (cpuFile) writeFileSync(cpuFile, JSON.stringify((await session.post('Profiler.stop')).profile));
+          if (heapFile) writeFileSync(heapFile, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile));
         },
         Number(process.env.BENCH_PROFILE_MS ?? 5_000),
       );

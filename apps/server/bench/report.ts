@@ -1,4 +1,6 @@
-export type TargetName = 'direct' | 'conductor' | 'floor' | 'portkey';
+export type TargetName = 'direct' | 'conductor' | 'conductor-pg' | 'floor' | 'portkey';
+/** Conductor as run in the benchmark: on its embedded PGlite, and on PostgreSQL (when one is reachable). */
+const CONDUCTORS = ['conductor', 'conductor-pg'] as const;
 
 export interface Sample {
   target: TargetName;
@@ -10,6 +12,8 @@ export interface Sample {
   ttfb50: number;
   ttfb99: number;
   cpuMicros: number;
+  /** CPU of the database server's backends serving the gateway, per request (PostgreSQL only). */
+  dbCpuMicros: number;
   errors: number;
 }
 
@@ -20,6 +24,7 @@ interface Row {
   ttfb50: number;
   ttfb99: number;
   cpuMicros: number;
+  dbCpuMicros: number;
   errors: number;
 }
 
@@ -41,6 +46,7 @@ function row(samples: Sample[]): Row {
     ttfb50: median(samples.map((sample) => sample.ttfb50)),
     ttfb99: median(samples.map((sample) => sample.ttfb99)),
     cpuMicros: median(samples.map((sample) => sample.cpuMicros)),
+    dbCpuMicros: median(samples.map((sample) => sample.dbCpuMicros)),
     errors: samples.reduce((sum, sample) => sum + sample.errors, 0),
   };
 }
@@ -48,15 +54,16 @@ function row(samples: Sample[]): Row {
 /** Medians over the repetitions; added latency is relative to the direct path in the same configuration. */
 export function printReport(samples: Sample[], connectionsList: number[]): void {
   const out = (line = '') => process.stdout.write(`${line}\n`);
-  const names: TargetName[] = ['direct', 'conductor', 'floor', 'portkey'];
+  const present = new Set(samples.map((sample) => sample.target));
+  const names = (['direct', 'conductor', 'conductor-pg', 'floor', 'portkey'] as const).filter((name) => present.has(name));
   const verdicts: string[] = [];
   for (const mode of ['json', 'stream'] as const) {
     out();
     out(`== ${mode === 'json' ? 'JSON' : 'Streaming'} (medians of repetitions; latencies in ms; added = minus direct) ==`);
     const header = ['target', 'conns', 'req/s', 'p50', 'p99', 'added p50', 'added p99'];
     if (mode === 'stream') header.push('ttfb p50', 'added ttfb');
-    header.push('CPU µs/req', 'errors');
-    out(header.map((cell, index) => pad(cell, index === 0 ? 10 : 11)).join(''));
+    header.push('CPU µs/req', 'DB µs/req', 'errors');
+    out(header.map((cell, index) => pad(cell, index === 0 ? 13 : 11)).join(''));
     for (const connections of connectionsList) {
       const rows = new Map(
         names.map((name) => [
@@ -64,39 +71,44 @@ export function printReport(samples: Sample[], connectionsList: number[]): void 
           row(samples.filter((sample) => sample.mode === mode && sample.connections === connections && sample.target === name)),
         ]),
       );
-      const direct = rows.get('direct') as Row;
+      const direct = rows.get('direct');
+      const added = (value: number, base: number | undefined) => (base === undefined ? Number.NaN : value - base);
       for (const name of names) {
         const current = rows.get(name) as Row;
         const cells = [name, String(connections), fixed(current.rps, 0), fixed(current.p50, 3), fixed(current.p99, 3)];
         cells.push(
-          name === 'direct' ? '–' : fixed(current.p50 - direct.p50, 3),
-          name === 'direct' ? '–' : fixed(current.p99 - direct.p99, 3),
+          name === 'direct' ? '–' : fixed(added(current.p50, direct?.p50), 3),
+          name === 'direct' ? '–' : fixed(added(current.p99, direct?.p99), 3),
         );
-        if (mode === 'stream') cells.push(fixed(current.ttfb50, 3), name === 'direct' ? '–' : fixed(current.ttfb50 - direct.ttfb50, 3));
-        cells.push(fixed(current.cpuMicros, 0), String(current.errors));
-        out(cells.map((cell, index) => pad(cell, index === 0 ? 10 : 11)).join(''));
+        if (mode === 'stream')
+          cells.push(fixed(current.ttfb50, 3), name === 'direct' ? '–' : fixed(added(current.ttfb50, direct?.ttfb50), 3));
+        cells.push(fixed(current.cpuMicros, 0), fixed(current.dbCpuMicros, 0), String(current.errors));
+        out(cells.map((cell, index) => pad(cell, index === 0 ? 13 : 11)).join(''));
       }
-      const ours = rows.get('conductor') as Row;
-      const floor = rows.get('floor') as Row;
-      const portkey = rows.get('portkey') as Row;
-      out(
-        `  ratios @${connections}: throughput ×${fixed(ours.rps / portkey.rps)} Portkey, ×${fixed(ours.rps / floor.rps)} floor; CPU/req ×${fixed(ours.cpuMicros / floor.cpuMicros)} floor, ×${fixed(ours.cpuMicros / portkey.cpuMicros)} Portkey`,
-      );
-      if (connections === 10) {
+      const floor = rows.get('floor');
+      const portkey = rows.get('portkey');
+      for (const conductor of CONDUCTORS) {
+        const ours = rows.get(conductor);
+        if (!ours) continue;
+        out(
+          `  ${conductor} @${connections}: throughput ×${fixed(ours.rps / (portkey?.rps ?? Number.NaN))} Portkey, ×${fixed(ours.rps / (floor?.rps ?? Number.NaN))} floor; CPU/req ×${fixed(ours.cpuMicros / (floor?.cpuMicros ?? Number.NaN))} floor, ×${fixed(ours.cpuMicros / (portkey?.cpuMicros ?? Number.NaN))} Portkey`,
+        );
+        if (connections !== 10) continue;
+        const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
         const throughputTarget = mode === 'json' ? 5 : 10;
+        const throughput = ours.rps / (portkey?.rps ?? Number.NaN);
+        const cpu = ours.cpuMicros / (floor?.cpuMicros ?? Number.NaN);
         verdicts.push(
-          `${mode}: throughput ×${fixed(ours.rps / portkey.rps)} Portkey (target ≥ ${throughputTarget}) ${ours.rps / portkey.rps >= throughputTarget ? 'MET' : 'MISSED'}`,
+          `${conductor} ${mode}: throughput ×${fixed(throughput)} Portkey (target ≥ ${throughputTarget}) ${verdict(throughput >= throughputTarget)}`,
         );
-        verdicts.push(
-          `${mode}: CPU/req ×${fixed(ours.cpuMicros / floor.cpuMicros)} floor (target ≤ 2) ${ours.cpuMicros / floor.cpuMicros <= 2 ? 'MET' : 'MISSED'}`,
-        );
+        verdicts.push(`${conductor} ${mode}: CPU/req ×${fixed(cpu)} floor (target ≤ 2) ${verdict(cpu <= 2)}`);
         if (mode === 'json') {
-          const added = ours.p50 - direct.p50;
-          verdicts.push(`json: added p50 ${fixed(added, 3)} ms at 10 connections (target < 1 ms) ${added < 1 ? 'MET' : 'MISSED'}`);
+          const addedP50 = added(ours.p50, direct?.p50);
+          verdicts.push(`${conductor} json: added p50 ${fixed(addedP50, 3)} ms (target < 1 ms) ${verdict(addedP50 < 1)}`);
         } else {
-          const added = ours.ttfb50 - direct.ttfb50;
+          const addedTtfb = added(ours.ttfb50, direct?.ttfb50);
           verdicts.push(
-            `stream: added time to first byte ${fixed(added, 3)} ms at 10 connections (target < 2 ms) ${added < 2 ? 'MET' : 'MISSED'}`,
+            `${conductor} stream: added time to first byte ${fixed(addedTtfb, 3)} ms (target < 2 ms) ${verdict(addedTtfb < 2)}`,
           );
         }
       }

@@ -1,18 +1,21 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { type LoadResult, percentile, runLoad } from './load.ts';
-import { printReport, type Sample } from './report.ts';
+import { canPin, cores, cpuSeconds, freePort, pinSelf, start, stopChildren } from './processes.ts';
+import { printReport, type Sample, type TargetName } from './report.ts';
 
 /**
  * `npm run bench:gateway`: one fake OpenAI-compatible upstream, and in the same run the direct
  * path, Conductor's gateway (auth, limits, metering on), a bare Fastify+undici passthrough (the
  * floor) and Portkey's open-source gateway, at 1, 10 and 100 connections, JSON and streaming,
  * in interleaved repetitions. Gateways run pinned to core 0; the upstream and this load
- * generator to core 1. Settings: BENCH_DURATION_MS (per run), BENCH_REPS, BENCH_CONNECTIONS.
+ * generator to core 1. Conductor runs twice: on its embedded PGlite (the default install) and on
+ * PostgreSQL (a scratch database on BENCH_POSTGRES_URL's server, skipped when none answers), where
+ * the backends' CPU is reported beside the gateway's. Settings: BENCH_DURATION_MS (per run),
+ * BENCH_REPS, BENCH_CONNECTIONS, BENCH_TARGETS (a subset, e.g. `direct,conductor-pg,floor`).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -20,97 +23,62 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2_500);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 400);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,100').split(',').map(Number);
+/** Which targets to run (all by default): a subset speeds up iterating on one of them. */
+const ONLY = process.env.BENCH_TARGETS?.split(',');
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ACCOUNTS = 600;
 /** Requests per key before moving to the next account: under the plan's 1,000 per minute. */
 const REQUESTS_PER_KEY = 900;
 
-const cores = os.availableParallelism();
-const canPin = cores >= 2 && hasTaskset();
-const CLOCK_TICKS = Number(safeExec('getconf', ['CLK_TCK']) ?? 100) || 100;
-const children: ChildProcess[] = [];
-
-function hasTaskset(): boolean {
-  return safeExec('taskset', ['--version']) !== undefined;
-}
-
-function safeExec(command: string, args: string[]): string | undefined {
-  try {
-    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** Starts a Node program pinned to a core; resolves with its pid and the port it prints (or `port`). */
-async function start(
-  name: string,
-  core: number,
-  args: string[],
-  options: { port?: number; readyUrl?: string } = {},
-): Promise<{ pid: number; port: number }> {
-  const command = canPin ? 'taskset' : process.execPath;
-  const commandArgs = canPin ? ['-c', String(core), process.execPath, ...args] : args;
-  // Portkey prints start-up noise on stderr; the other programs' stderr is shown (crashes must be seen).
-  const child = spawn(command, commandArgs, {
-    cwd: root,
-    stdio: ['ignore', 'pipe', name === 'portkey' ? 'ignore' : 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  children.push(child);
-  if (!child.pid) throw new Error(`${name} did not start`);
-  if (options.readyUrl) {
-    child.stdout?.resume();
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const ok = await fetch(options.readyUrl).then(
-        () => true,
-        () => false,
-      );
-      if (ok) return { pid: child.pid, port: options.port ?? 0 };
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`${name} did not become ready`);
-  }
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      buffer += data.toString();
-      const newline = buffer.indexOf('\n');
-      if (newline !== -1) resolve(buffer.slice(0, newline));
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-  });
-  child.stdout?.resume();
-  return { pid: child.pid, port: JSON.parse(line).port };
-}
-
-/** User plus system CPU seconds of a process, from /proc. */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 interface Target {
-  name: 'direct' | 'conductor' | 'floor' | 'portkey';
+  name: TargetName;
   origin: string;
   pid: number | undefined;
+  /** Database server processes working for this target (PostgreSQL backends). */
+  dbPids?: () => Promise<number[]>;
   headers(sequence: number): Record<string, string>;
 }
 
+/** A scratch PostgreSQL database for the benchmark, or undefined when no server answers. */
+async function scratchDatabase(): Promise<{ url: string; backends(): Promise<number[]>; drop(): Promise<void> } | undefined> {
+  const name = `conductor_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+  } catch (error) {
+    process.stdout.write(`PostgreSQL not available (${(error as Error).message}): conductor-pg is skipped\n`);
+    await admin.end().catch(() => undefined);
+    return undefined;
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    backends: async () =>
+      (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).rows.map((found) => found.pid),
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    },
+  };
+}
+
+async function dbCpuSeconds(target: Target): Promise<number> {
+  if (!target.dbPids) return Number.NaN;
+  let total = 0;
+  for (const pid of await target.dbPids()) {
+    try {
+      total += cpuSeconds(pid);
+    } catch {
+      // a backend that ended meanwhile
+    }
+  }
+  return total;
+}
+
 async function main(): Promise<void> {
-  if (canPin) execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  if (canPin) pinSelf(1);
   else process.stdout.write(`warning: ${cores} core(s) or no taskset: processes are not pinned, figures are less meaningful\n`);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'conductor-bench-run-'));
   const keysFile = path.join(scratch, 'keys.json');
@@ -118,8 +86,17 @@ async function main(): Promise<void> {
   const upstream = await start('upstream', 1, [path.join(here, 'fake-upstream.ts'), '0']);
   const upstreamOrigin = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor', 0, [path.join(here, 'floor-server.ts'), upstreamOrigin, '0']);
+  const wanted = (name: TargetName) => !ONLY || ONLY.includes(name);
   const conductor = await start('conductor', 0, [path.join(here, 'gateway-server.ts'), upstreamOrigin, String(ACCOUNTS), keysFile]);
   const keys: string[] = JSON.parse(readFileSync(keysFile, 'utf8'));
+  const database = wanted('conductor-pg') ? await scratchDatabase() : undefined;
+  const pgKeysFile = path.join(scratch, 'keys-pg.json');
+  const conductorPg = database
+    ? await start('conductor-pg', 0, [path.join(here, 'gateway-server.ts'), upstreamOrigin, String(ACCOUNTS), pgKeysFile], {
+        env: { BENCH_DATABASE_URL: database.url },
+      })
+    : undefined;
+  const pgKeys: string[] = conductorPg ? JSON.parse(readFileSync(pgKeysFile, 'utf8')) : [];
   const portkeyPort = await freePort();
   const portkeyBin = path.join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js');
   const portkey = await start('portkey', 0, [portkeyBin, `--port=${portkeyPort}`, '--headless'], {
@@ -130,8 +107,9 @@ async function main(): Promise<void> {
   // Each key serves a block of consecutive requests (as real traffic concentrates on few keys),
   // and the blocks walk through enough accounts that no account passes its plan's limit.
   let conductorSequence = 0;
+  let conductorPgSequence = 0;
   const bearer = { authorization: 'Bearer sk-bench-upstream' };
-  const targets: Target[] = [
+  const allTargets: Target[] = [
     { name: 'direct', origin: upstreamOrigin, pid: undefined, headers: () => bearer },
     {
       name: 'conductor',
@@ -139,6 +117,17 @@ async function main(): Promise<void> {
       pid: conductor.pid,
       headers: () => ({ authorization: `Bearer ${keys[Math.floor(conductorSequence++ / REQUESTS_PER_KEY) % keys.length]}` }),
     },
+    ...(conductorPg && database
+      ? [
+          {
+            name: 'conductor-pg' as const,
+            origin: `http://127.0.0.1:${conductorPg.port}`,
+            pid: conductorPg.pid,
+            dbPids: database.backends,
+            headers: () => ({ authorization: `Bearer ${pgKeys[Math.floor(conductorPgSequence++ / REQUESTS_PER_KEY) % pgKeys.length]}` }),
+          },
+        ]
+      : []),
     { name: 'floor', origin: `http://127.0.0.1:${floor.port}`, pid: floor.pid, headers: () => bearer },
     {
       name: 'portkey',
@@ -147,6 +136,7 @@ async function main(): Promise<void> {
       headers: () => ({ ...bearer, 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstreamOrigin}/v1` }),
     },
   ];
+  const targets = allTargets.filter((target) => wanted(target.name));
   const body = (stream: boolean) =>
     JSON.stringify({
       model: 'gpt-4o-mini',
@@ -184,6 +174,7 @@ async function main(): Promise<void> {
         for (const target of order) {
           let cpuBefore = 0;
           let cpu = 0;
+          const dbBefore = await dbCpuSeconds(target);
           const result: LoadResult = await runLoad({
             origin: target.origin,
             connections,
@@ -197,6 +188,8 @@ async function main(): Promise<void> {
               else cpu = cpuSeconds(target.pid) - cpuBefore;
             },
           });
+          // The database's CPU covers the warm-up too: scaled to the requests of the whole run.
+          const dbCpu = (await dbCpuSeconds(target)) - dbBefore;
           if (result.errors > 0)
             process.stdout.write(
               `  ${target.name} ${stream ? 'stream' : 'json'} c=${connections}: ${result.errors} errors (${result.firstError})\n`,
@@ -212,6 +205,7 @@ async function main(): Promise<void> {
             ttfb99: stream ? percentile(result.firstByte, 0.99) : Number.NaN,
             // CPU of the gateway process during the measured window, per request answered.
             cpuMicros: target.pid === undefined ? Number.NaN : (cpu * 1e6) / Math.max(1, result.requests),
+            dbCpuMicros: (dbCpu * 1e6) / Math.max(1, result.totalRequests),
             errors: result.errors,
           });
         }
@@ -220,10 +214,9 @@ async function main(): Promise<void> {
   }
   printReport(samples, CONNECTIONS);
   rmSync(scratch, { recursive: true, force: true });
-}
-
-function stopChildren(): void {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  stopChildren();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await database?.drop();
 }
 
 main()

@@ -23,7 +23,7 @@ import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
-import { registerSessionAuth } from './plugins/session-auth.ts';
+import { registerSessionAuth, requestLogSerializers } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
 import './context.ts';
 
@@ -47,7 +47,7 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: env.LOG_LEVEL },
+    logger: loggerOptions(options.logger ?? { level: env.LOG_LEVEL }),
     trustProxy: false,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
@@ -79,10 +79,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  // First, so every route (the 404 handler included) logs through its credential-redacting request serializer.
   await registerSessionAuth(app);
   registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   registerErrorHandler(app);
@@ -103,6 +103,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await registerWeb(app, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST, siteMode: env.SITE_MODE });
   }
   return app;
+}
+
+/** Every logger the app builds prints requests through the credential-redacting serializer. */
+function loggerOptions(logger: boolean | object): boolean | object {
+  if (logger === false) return false;
+  const given = logger === true ? {} : (logger as { serializers?: object });
+  return { ...given, serializers: { ...given.serializers, ...requestLogSerializers } };
 }
 
 export const webDistDirectory = (env: Env) => path.resolve(env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);

@@ -45,8 +45,22 @@ function gatewayRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
   return async (app) => {
     app.decorateRequest('gatewayPrincipal', null);
     // Authentication runs before the body is parsed: an unauthenticated caller costs no body parsing.
-    app.addHook('onRequest', async (request) => {
-      request.gatewayPrincipal = await runtime.authenticator.authenticate(request.headers.authorization);
+    // Callback style: a cached key is admitted without a promise or a microtask.
+    app.addHook('onRequest', (request, _reply, done) => {
+      let principal: ReturnType<typeof runtime.authenticator.authenticateCached>;
+      try {
+        principal = runtime.authenticator.authenticateCached(request.headers.authorization);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (!(principal instanceof Promise)) {
+        request.gatewayPrincipal = principal;
+        return done();
+      }
+      principal.then((loaded) => {
+        request.gatewayPrincipal = loaded;
+        done();
+      }, done);
     });
     app.setErrorHandler((error: FastifyError, _request, reply) => {
       const gatewayError = asGatewayError(error);

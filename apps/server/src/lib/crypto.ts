@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 
 export interface Sealed {
   ciphertext: Buffer;
@@ -22,7 +22,7 @@ export function open(sealed: Sealed, key: Buffer): string {
 
 /** SHA-256 hex: for high-entropy tokens (sessions, API keys, reset links), never for passwords. */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** A URL-safe random token with `bytes` of entropy. */

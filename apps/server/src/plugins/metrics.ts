@@ -7,12 +7,14 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Request counts and latencies by route, and `GET /metrics` for loopback or a bearer token. */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
-    const labels = { method: request.method, route };
-    metrics.httpRequests.inc({ ...labels, status: String(reply.statusCode) });
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    if (route !== '/metrics') {
+      const labels = { method: request.method, route };
+      metrics.httpRequests.inc({ method: labels.method, route, status: String(reply.statusCode) });
+      metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    }
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -24,16 +24,27 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * state-changing portal calls.
  */
 export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyCookie);
-  redactCredentialsInRequestLogs(app);
+  // Cookies are parsed for the portal API only (below): the gateway and the pages never read them.
+  await app.register(fastifyCookie, { hook: false });
   const secure = app.context.env.PUBLIC_URL?.startsWith('https:') ?? app.context.env.NODE_ENV === 'production';
   app.decorateRequest('auth', null);
 
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
-    if (STATE_CHANGING.has(request.method)) assertSameOrigin(request);
+  // Callback style: the gateway and the pages pass through without a promise per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/')) return done();
+    const header = request.headers.cookie;
+    request.cookies = header ? app.parseCookie(header) : {};
+    try {
+      if (STATE_CHANGING.has(request.method)) assertSameOrigin(request);
+    } catch (error) {
+      return done(error as Error);
+    }
     const token = request.cookies[SESSION_COOKIE];
-    if (token) request.auth = await resolveSession(app.context.database.db, token, app.context.clock.now());
+    if (!token) return done();
+    resolveSession(app.context.database.db, token, app.context.clock.now()).then((auth) => {
+      request.auth = auth;
+      done();
+    }, done);
   });
 
   app.decorate('requireUser', async (request: FastifyRequest) => {
@@ -94,19 +105,15 @@ export function redactUrl(url: string): string {
 
 /**
  * Request logs print the URL; reset links (`?token=`) and sign-on callbacks (`?code=`) must
- * not leave their secrets there. Applies to every route registered after this call.
+ * not leave their secrets there. Given to the root logger (app.ts), so every request's child
+ * logger inherits it without a per-request serializer merge.
  */
-function redactCredentialsInRequestLogs(app: FastifyInstance): void {
-  const serializers = {
-    req: (request: FastifyRequest) => ({
-      method: request.method,
-      url: redactUrl(request.url),
-      host: request.host,
-      remoteAddress: request.ip,
-      remotePort: request.socket?.remotePort,
-    }),
-  };
-  app.setChildLoggerFactory((logger, bindings, options) =>
-    logger.child(bindings, { ...options, serializers: { ...options?.serializers, ...serializers } }),
-  );
-}
+export const requestLogSerializers = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};

@@ -90,7 +90,8 @@ async function load(
   let sequence = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, index) => {
-      while (Date.now() < until && sequence < MAX_CALLS_PER_PHASE) await call(origin, keys[sequence++ % keys.length] as string, index % 2 === 1, outcome, policy);
+      while (Date.now() < until && sequence < MAX_CALLS_PER_PHASE)
+        await call(origin, keys[sequence++ % keys.length] as string, index % 2 === 1, outcome, policy);
     }),
   );
   return outcome;

@@ -25,7 +25,11 @@ describe('access control: anonymous', () => {
     expect(privateRoutes.length).toBeGreaterThan(0);
     const leaks: string[] = [];
     for (const route of privateRoutes) {
-      const response = await harness.app.inject({ method: route.method as 'GET', url: concreteUrl(route.url, '1'), ...(route.method === 'GET' ? {} : { payload: {} }) });
+      const response = await harness.app.inject({
+        method: route.method as 'GET',
+        url: concreteUrl(route.url, '1'),
+        ...(route.method === 'GET' ? {} : { payload: {} }),
+      });
       if (response.statusCode !== 401) leaks.push(`${route.method} ${route.url} -> ${response.statusCode}`);
     }
     expect(leaks).toEqual([]);

@@ -32,7 +32,8 @@ describe('route fuzzing', () => {
 
   function bodyFor(route: CatalogRoute) {
     const keys = objectKeys(route.body);
-    const nearValid = keys.length > 0 ? fc.record(Object.fromEntries(keys.map((key) => [key, hostileValue])), { requiredKeys: [] }) : fc.object();
+    const nearValid =
+      keys.length > 0 ? fc.record(Object.fromEntries(keys.map((key) => [key, hostileValue])), { requiredKeys: [] }) : fc.object();
     return fc.oneof(nearValid, fc.jsonValue(), fc.constantFrom(...HOSTILE_STRINGS));
   }
 
@@ -45,33 +46,40 @@ describe('route fuzzing', () => {
     const routes = catalog.routes.filter((route) => route.url !== '/*' && route.url !== '/metrics');
     const failures: string[] = [];
     for (const route of routes) {
-      await fc.assert(
-        fc.asyncProperty(
-          bodyFor(route),
-          fc.dictionary(fc.constantFrom('q', 'range', 'limit', 'page', 'id', 'from', 'to', 'format'), hostileValue.map(String), { maxKeys: 3 }),
-          fc.constantFrom(...HOSTILE_STRINGS.slice(0, 10), '1', '00000000-0000-0000-0000-000000000000'),
-          fc.boolean(),
-          fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'),
-          async (body, query, parameter, signedIn, contentType) => {
-            const search = new URLSearchParams(query).toString();
-            const url = `${concreteUrl(route.url, parameter)}${search ? `?${search}` : ''}`;
-            const response = await harness.app.inject({
-              method: route.method as 'GET',
-              url,
-              headers: {
-                'content-type': contentType,
-                ...(signedIn ? { cookie } : {}),
-                authorization: 'Bearer cc_test_sk_invalid',
-                'x-conductor-routing': String(parameter),
-              },
-              ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: contentType === 'application/json' ? JSON.stringify(body) : String(body) }),
-            });
-            if (response.statusCode >= 500) failures.push(`${route.method} ${url} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
-            return response.statusCode < 500;
-          },
-        ),
-        { numRuns: 25, seed: 20261121 },
-      ).catch(() => undefined);
+      await fc
+        .assert(
+          fc.asyncProperty(
+            bodyFor(route),
+            fc.dictionary(fc.constantFrom('q', 'range', 'limit', 'page', 'id', 'from', 'to', 'format'), hostileValue.map(String), {
+              maxKeys: 3,
+            }),
+            fc.constantFrom(...HOSTILE_STRINGS.slice(0, 10), '1', '00000000-0000-0000-0000-000000000000'),
+            fc.boolean(),
+            fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'),
+            async (body, query, parameter, signedIn, contentType) => {
+              const search = new URLSearchParams(query).toString();
+              const url = `${concreteUrl(route.url, parameter)}${search ? `?${search}` : ''}`;
+              const response = await harness.app.inject({
+                method: route.method as 'GET',
+                url,
+                headers: {
+                  'content-type': contentType,
+                  ...(signedIn ? { cookie } : {}),
+                  authorization: 'Bearer cc_test_sk_invalid',
+                  'x-conductor-routing': String(parameter),
+                },
+                ...(route.method === 'GET' || route.method === 'DELETE'
+                  ? {}
+                  : { payload: contentType === 'application/json' ? JSON.stringify(body) : String(body) }),
+              });
+              if (response.statusCode >= 500)
+                failures.push(`${route.method} ${url} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
+              return response.statusCode < 500;
+            },
+          ),
+          { numRuns: 25, seed: 20261121 },
+        )
+        .catch(() => undefined);
     }
     expect(failures).toEqual([]);
   });

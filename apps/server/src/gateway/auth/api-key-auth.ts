@@ -100,16 +100,23 @@ export class ApiKeyAuthenticator {
     this.#cache.clear();
   }
 
-  async authenticate(authorization: string | undefined): Promise<GatewayPrincipal> {
+  /**
+   * The principal at once when the key is cached (the common case: no promise, no tick), else a
+   * promise of it; throws (or rejects with) the refusal.
+   */
+  authenticateCached(authorization: string | undefined): GatewayPrincipal | Promise<GatewayPrincipal> {
     if (!authorization) throw errors.missingKey();
     const match = BEARER.exec(authorization);
     if (!match) throw errors.missingKey();
     const key = authorization.slice(match[0].length).trim();
     if (key.length > 256 || keyEnvironment(key) === null) throw errors.invalidKey();
     const keyHash = sha256(key);
-    const now = this.#options.now();
-    let entry = this.#cache.get(keyHash);
-    if (!entry || entry.expiresAt <= now) entry = await this.#load(keyHash);
+    const entry = this.#cache.get(keyHash);
+    if (entry && entry.expiresAt > this.#options.now()) return this.#admit(entry);
+    return this.#load(keyHash).then((loaded) => this.#admit(loaded));
+  }
+
+  #admit(entry: CacheEntry): GatewayPrincipal {
     const principal = entry.principal;
     if (!principal) throw (entry.refusal ?? errors.invalidKey)();
     if (principal.expiresAt !== null && principal.expiresAt <= this.#options.now()) throw errors.expiredKey();

@@ -49,11 +49,9 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/api/v1/support/tickets',
-    { onRequest: app.requireUser, schema: { response: { 200: SupportTicketList } } },
-    async (request) => ({ tickets: await listTickets(app.context, request.auth?.user.id ?? '') }),
-  );
+  app.get('/api/v1/support/tickets', { onRequest: app.requireUser, schema: { response: { 200: SupportTicketList } } }, async (request) => ({
+    tickets: await listTickets(app.context, request.auth?.user.id ?? ''),
+  }));
 
   app.get(
     '/api/v1/support/attachments/:id',

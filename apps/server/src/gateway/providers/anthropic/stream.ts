@@ -11,7 +11,7 @@ import { AnthropicStreamEvent } from './schemas.ts';
  * `message_stop`; `ping`s anywhere; `error` events mid-stream.
  */
 export function createAnthropicStreamParser(publicModel: string, context: AdapterContext): StreamParser {
-  const sequence = new ChunkSequence(publicModel, completionId(context), unixSeconds(context));
+  const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
   let promptTokens = 0;
   let completionTokens = 0;
 

@@ -11,7 +11,7 @@ import { CohereStreamEvent } from './schemas.ts';
  * https://docs.cohere.com/docs/streaming and https://docs.cohere.com/reference/chat-stream
  */
 export function createCohereStreamParser(publicModel: string, context: AdapterContext): StreamParser {
-  const sequence = new ChunkSequence(publicModel, completionId(context), unixSeconds(context));
+  const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
   return {
     push(event: SseEvent): StreamStep {
       if (event.data.trim() === '' || event.data.trim() === '[DONE]') return { chunks: [], done: event.data.trim() === '[DONE]' };

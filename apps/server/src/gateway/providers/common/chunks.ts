@@ -42,15 +42,22 @@ export function completionOf(input: {
  */
 export class ChunkSequence {
   readonly #model: string;
-  #id: string;
+  /** The upstream's id once known; otherwise one is made (only if a chunk goes out before it). */
+  #id: string | undefined;
+  readonly #makeId: () => string;
   #created: number;
   #started = false;
   #finished = false;
 
-  constructor(model: string, id: string, created: number) {
+  constructor(model: string, makeId: () => string, created: number) {
     this.#model = model;
-    this.#id = id;
+    this.#makeId = makeId;
     this.#created = created;
+  }
+
+  get #currentId(): string {
+    this.#id ??= this.#makeId();
+    return this.#id;
   }
 
   /** Adopts the upstream's id and timestamp when they arrive before the first chunk. */
@@ -71,7 +78,7 @@ export class ChunkSequence {
 
   #chunk(delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: FinishReason | null): ChatCompletionChunk {
     return {
-      id: this.#id,
+      id: this.#currentId,
       object: 'chat.completion.chunk',
       created: this.#created,
       model: this.#model,
@@ -103,6 +110,6 @@ export class ChunkSequence {
   }
 
   usage(usage: Usage): ChatCompletionChunk {
-    return { id: this.#id, object: 'chat.completion.chunk', created: this.#created, model: this.#model, choices: [], usage };
+    return { id: this.#currentId, object: 'chat.completion.chunk', created: this.#created, model: this.#model, choices: [], usage };
   }
 }

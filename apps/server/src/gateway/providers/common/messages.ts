@@ -25,7 +25,9 @@ export function stopList(stop: string | string[] | undefined): string[] | undefi
 
 /** Drops undefined members so a JSON body carries only what the caller set. */
 export function compact<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+  const result: Record<string, unknown> = {};
+  for (const name in value) if (value[name] !== undefined) result[name] = value[name];
+  return result as T;
 }
 
 /** `max_completion_tokens` is the newer name of `max_tokens`; either may arrive. */

@@ -12,7 +12,7 @@ import { GeminiErrorBody, GeminiResponse } from './schemas.ts';
  * https://ai.google.dev/gemini-api/docs/text-generation#streaming-responses
  */
 export function createGeminiStreamParser(publicModel: string, context: AdapterContext): StreamParser {
-  const sequence = new ChunkSequence(publicModel, completionId(context), unixSeconds(context));
+  const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
   return {
     push(event: SseEvent): StreamStep {
       if (event.data.trim() === '') return { chunks: [], done: false };

@@ -7,7 +7,16 @@ import { ProviderProtocolError, ProviderStreamError } from '../common/stream-err
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
 import { mapOpenAiFinishReason } from './finish-reason.ts';
 import { buildOpenAiBody, type OpenAiBodyOptions } from './request.ts';
-import { describeErrorMessage, UpstreamChunk, UpstreamCompletion, UpstreamErrorBody } from './schemas.ts';
+import {
+  contentChunk,
+  describeErrorMessage,
+  plainCompletion,
+  type UpstreamChunk,
+  UpstreamChunk as UpstreamChunkSchema,
+  type UpstreamCompletion,
+  UpstreamCompletion as UpstreamCompletionSchema,
+  UpstreamErrorBody,
+} from './schemas.ts';
 
 type Headers = Record<string, string | undefined>;
 
@@ -45,11 +54,15 @@ export function mapOpenAiCompatibleError(
   return classifyUpstreamError(status, { providerName: name, message, code, retryAfterMs });
 }
 
+function parsedCompletion(name: string, body: unknown): UpstreamCompletion {
+  const parsed = UpstreamCompletionSchema.safeParse(body);
+  if (!parsed.success) throw new ProviderProtocolError(name, 'chat completion did not match the documented shape');
+  return parsed.data;
+}
+
 /** https://platform.openai.com/docs/api-reference/chat/object */
 export function parseOpenAiCompletion(name: string, body: unknown, publicModel: string, context: AdapterContext): ChatCompletion {
-  const parsed = UpstreamCompletion.safeParse(body);
-  if (!parsed.success) throw new ProviderProtocolError(name, 'chat completion did not match the documented shape');
-  const completion = parsed.data;
+  const completion = plainCompletion(body) ?? parsedCompletion(name, body);
   const choice = completion.choices[0]!;
   const usage = completion.usage;
   return completionOf({
@@ -68,10 +81,16 @@ function inStreamError(name: string, data: unknown): ProviderStreamError | undef
   return new ProviderStreamError(mapOpenAiCompatibleError(name, 500, data, {}));
 }
 
-function mapChunk(name: string, sequence: ChunkSequence, data: unknown): StreamStep {
-  const parsed = UpstreamChunk.safeParse(data);
+function parseChunk(name: string, data: unknown): UpstreamChunk {
+  const fast = contentChunk(data);
+  if (fast) return fast;
+  const parsed = UpstreamChunkSchema.safeParse(data);
   if (!parsed.success) throw new ProviderProtocolError(name, 'stream chunk did not match the documented shape');
-  const chunk = parsed.data;
+  return parsed.data;
+}
+
+function mapChunk(name: string, sequence: ChunkSequence, data: unknown): StreamStep {
+  const chunk = parseChunk(name, data);
   sequence.identify(chunk.id, chunk.created);
   const step: StreamStep = { chunks: [], done: false };
   // Azure sends a first chunk with empty `choices` carrying only prompt filter results.
@@ -91,7 +110,7 @@ function mapChunk(name: string, sequence: ChunkSequence, data: unknown): StreamS
 
 /** https://platform.openai.com/docs/api-reference/chat-streaming — `data: {chunk}` events ending in `data: [DONE]`. */
 export function createOpenAiStreamParser(name: string, publicModel: string, context: AdapterContext): StreamParser {
-  const sequence = new ChunkSequence(publicModel, completionId(context), unixSeconds(context));
+  const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
   return {
     push(event: SseEvent): StreamStep {
       const data = event.data.trim();
