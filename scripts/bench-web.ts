@@ -2,7 +2,8 @@
  * `npm run bench:web`: builds the app, serves it with the real server, and runs Lighthouse
  * (mobile emulation, Debian Chromium) on the public pages and the signed-in dashboard.
  * Reports performance, LCP, CLS, TBT and the gzip size of the JavaScript and CSS each page
- * loads, checks the targets, and exits non-zero when one is missed.
+ * loads, checks the targets, and exits non-zero when one is missed. `--scripts` also lists
+ * each page's scripts with their gzip size.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const PAGES = ['/', '/pricing', '/docs/quick-start', '/login', '/dashboard'] as const;
 const TARGETS = { performance: 95, cls: 0.05, publicJsKb: 120, dashboardJsKb: 250 };
+const listScripts = process.argv.includes('--scripts');
 
 if (!process.argv.includes('--no-build')) {
   const build = spawnSync('npm', ['run', 'build', '-w', '@conductor/web'], { cwd: root, stdio: 'inherit' });
@@ -55,6 +57,7 @@ try {
   // Public pages are measured as a visitor sees them; the demo user signs in just before /dashboard.
   let signedIn = false;
   const rows: Record<string, string | number>[] = [];
+  const scriptLists: string[] = [];
   let failures = 0;
   for (const page of PAGES) {
     if (page === '/dashboard') signedIn = await signIn(context.request);
@@ -75,7 +78,9 @@ try {
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`);
     const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
-    const js = gzipKb(requests.filter((item) => item.resourceType === 'Script').map((item) => item.url));
+    const scripts = requests.filter((item) => item.resourceType === 'Script').map((item) => item.url);
+    const js = gzipKb(scripts);
+    if (listScripts) scriptLists.push(`${page}\n${scriptList(scripts)}`);
     const css = gzipKb(requests.filter((item) => item.resourceType === 'Stylesheet').map((item) => item.url));
     const performance = Math.round((lhr.categories.performance?.score ?? 0) * 100);
     const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? 0;
@@ -91,6 +96,7 @@ try {
       CLS: Number(cls.toFixed(3)),
       'TBT ms': Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
       'JS KB gz': js,
+      'JS files': new Set(scripts).size,
       'CSS KB gz': css,
       target: ok ? 'met' : 'MISSED',
     });
@@ -98,6 +104,7 @@ try {
   await context.close();
   rmSync(profile, { recursive: true, force: true });
   console.table(rows);
+  if (listScripts) process.stdout.write(`\n${scriptLists.join('\n\n')}\n\n`);
   process.stdout.write(
     `Targets: performance >= ${TARGETS.performance} and CLS < ${TARGETS.cls} on public pages; JS <= ${TARGETS.publicJsKb} KB gzip per public page, <= ${TARGETS.dashboardJsKb} KB for the dashboard.\n`,
   );
@@ -107,16 +114,27 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
+/** Gzip size (bytes) of our own file behind this URL, read from the build (0 for anything else). */
+function gzipBytes(url: string): number {
+  const file = path.join(clientDir, new URL(url).pathname);
+  if (!file.startsWith(clientDir) || !existsSync(file)) return 0;
+  return gzipSync(readFileSync(file), { level: 9 }).length;
+}
+
 /** Gzip size (KB) of our own files behind these URLs, read from the build. */
 function gzipKb(urls: string[]): number {
   let bytes = 0;
-  for (const url of new Set(urls)) {
-    const pathname = new URL(url).pathname;
-    const file = path.join(clientDir, pathname);
-    if (!file.startsWith(clientDir) || !existsSync(file)) continue;
-    bytes += gzipSync(readFileSync(file), { level: 9 }).length;
-  }
+  for (const url of new Set(urls)) bytes += gzipBytes(url);
   return Math.round((bytes / 1024) * 10) / 10;
+}
+
+/** One line per script, largest first: gzip KB and path. */
+function scriptList(urls: string[]): string {
+  return [...new Set(urls)]
+    .map((url) => ({ path: new URL(url).pathname, bytes: gzipBytes(url) }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .map(({ path: pathname, bytes }) => `  ${(bytes / 1024).toFixed(1).padStart(6)}  ${pathname}`)
+    .join('\n');
 }
 
 async function signIn(request: import('@playwright/test').APIRequestContext): Promise<boolean> {

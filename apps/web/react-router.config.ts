@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Config } from '@react-router/dev/config';
-import { PRERENDERED_PATHS, SITE_URL } from './src/config/site.ts';
+import { PRERENDERED_PATHS } from './src/config/prerender.ts';
+import { SITE_URL } from './src/config/site.ts';
 
 export default {
   appDirectory: 'src/app',
@@ -26,9 +27,35 @@ export default {
       path.join(client, 'robots.txt'),
       `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /onboarding\nDisallow: /api/\nDisallow: /auth/\n\nSitemap: ${SITE_URL}/sitemap.xml\n`,
     );
+    prioritiseContent(client);
     precompress(client);
   },
 } satisfies Config;
+
+/**
+ * A prerendered page is readable before any JavaScript runs, so its scripts must not compete
+ * with what paints it: the stylesheets move to the top of <head> (React Float puts the module
+ * preloads first, and React hydrates <link> tags wherever they are), and the module preloads
+ * are marked `fetchpriority="low"` so the browser fetches the CSS, fonts and images first.
+ * The SPA fallback (client-only routes, which need their scripts to show anything) keeps the
+ * default priority.
+ */
+function prioritiseContent(directory: string): void {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'assets') prioritiseContent(file);
+      continue;
+    }
+    if (!entry.name.endsWith('.html')) continue;
+    let html = readFileSync(file, 'utf8');
+    const stylesheets = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
+    for (const link of stylesheets) html = html.replace(link, '');
+    html = html.replace('<meta charSet="utf-8"/>', `<meta charSet="utf-8"/>${stylesheets.join('')}`);
+    if (entry.name === 'index.html') html = html.replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
+    writeFileSync(file, html);
+  }
+}
 
 /** Writes .br and .gz beside every text asset so the server sends them without compressing per request. */
 function precompress(directory: string): void {

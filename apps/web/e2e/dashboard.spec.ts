@@ -43,6 +43,8 @@ test.describe('dashboard', () => {
     await expect(page.getByRole('region', { name: 'Summary' })).toContainText('Current PlanPro');
     await expect(page.getByRole('region', { name: 'Summary' })).toContainText('Limit: 100 requests/min');
     await expect(page.getByTestId('activity-item')).toHaveCount(5);
+    // The chart library loads when the chart comes on screen (below the fold on a phone).
+    await page.getByTestId('range-summary').scrollIntoViewIfNeeded();
     await expect(page.locator('.recharts-surface').first()).toBeVisible();
 
     const rangeSummary = page.getByTestId('range-summary');

@@ -1,5 +1,5 @@
 import { TIMEOUTS_MS } from '@conductor/shared';
-import { DOCS_SECTIONS } from '../src/config/site';
+import { DOCS_SECTIONS } from '../src/config/docs';
 import { expect, test, waitForHydration } from './fixtures';
 
 const ENTRIES = DOCS_SECTIONS.flatMap((group) => group.items.map((item) => ({ ...item, group: group.group })));

@@ -1,4 +1,6 @@
+import { signInAsDemo } from './dashboard-helpers';
 import { expect, test, waitForHydration } from './fixtures';
+import { loadedScripts, PUBLIC_PAGE_BUDGET_KB, SCRIPT_BUDGET_KB } from './script-budget';
 
 /** Every public route of the spec's table, with the heading it must show. */
 const PUBLIC_ROUTES: { path: string; heading: RegExp }[] = [
@@ -133,6 +135,26 @@ test.describe('prerendering and code splitting', () => {
     expect(privateModules.length).toBeGreaterThanOrEqual(6);
     const requested = scripts.map((url) => new URL(url).pathname);
     expect(requested.filter((path) => privateModules.includes(path) || /recharts/i.test(path))).toEqual([]);
+  });
+
+  test('public pages stay within their JavaScript budget and never load the toaster, zod or TanStack Query', async ({ page }) => {
+    for (const [pathname, budget] of Object.entries(PUBLIC_PAGE_BUDGET_KB)) {
+      const { total, files, libraries } = await loadedScripts(page, pathname);
+      expect(total, `${pathname}: ${files.join(' ')}`).toBeLessThanOrEqual(budget);
+      expect(libraries, pathname).toEqual([]);
+    }
+  });
+
+  test('the dashboard on a phone shows its first view without the chart library', async ({ page }) => {
+    await signInAsDemo(page);
+    await page.setViewportSize({ width: 412, height: 823 });
+    const { total, files, libraries } = await loadedScripts(page, '/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Demo' })).toBeVisible();
+    expect(total, files.join(' ')).toBeLessThanOrEqual(SCRIPT_BUDGET_KB.dashboardFirstView);
+    expect(libraries).not.toContain('recharts');
+    // Scrolled into view, the chart loads.
+    await page.getByTestId('range-summary').scrollIntoViewIfNeeded();
+    await expect(page.locator('.recharts-surface').first()).toBeVisible();
   });
 
   test('pages are served under a strict Content-Security-Policy and still hydrate', async ({ page, request }) => {

@@ -1,4 +1,5 @@
-import { MESSAGES, TIMEOUTS_MS } from '@conductor/shared';
+import { TIMEOUTS_MS } from '@conductor/shared/constants/limits';
+import { loadMessages } from './messages';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -61,7 +62,7 @@ async function request<T>(base: string, timeoutMs: number, path: string, options
     throw new ApiError(
       response.status,
       body.error?.code ?? String(response.status),
-      response.status >= 500 ? MESSAGES.serverError : (body.error?.message ?? response.statusText),
+      response.status >= 500 ? (await loadMessages()).serverError : (body.error?.message ?? response.statusText),
       body.error?.fields,
     );
   }

@@ -1,8 +1,9 @@
-import { MESSAGES, type PublicUser, type SessionResponse } from '@conductor/shared';
+import type { PublicUser, SessionResponse } from '@conductor/shared';
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from './toast';
 import { api, onServerError, onUnauthorized } from './api-client';
+import { loadMessages } from './messages';
 
 /** The public auth key: local storage keeps only the non-secret `{ user, isAuthenticated }` snapshot. */
 export const AUTH_STORAGE_KEY = 'conductor-auth';
@@ -156,11 +157,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!authStore.getSnapshot().isAuthenticated) return;
       authStore.clear();
       lastFetchedAt = Date.now();
-      toast.error(MESSAGES.sessionExpired, { id: 'session-expired' });
+      void loadMessages().then((messages) => toast.error(messages.sessionExpired, { id: 'session-expired' }));
       // In-app navigation keeps the toast on screen (a full page load would drop it).
       navigate('/login', { replace: true });
     });
-    const offServerError = onServerError(() => toast.error(MESSAGES.serverError, { id: 'server-error' }));
+    const offServerError = onServerError(() => {
+      void loadMessages().then((messages) => toast.error(messages.serverError, { id: 'server-error' }));
+    });
     return () => {
       offUnauthorized();
       offServerError();

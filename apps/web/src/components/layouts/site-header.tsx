@@ -1,21 +1,17 @@
 import { Menu, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { buttonClasses } from '~/components/ui/button';
 import { Logo } from '~/components/ui/logo';
 import { ThemeToggle } from '~/components/ui/theme-toggle';
-import { planLabel, signOut, useAuth } from '~/lib/auth';
+import { useAuth } from '~/lib/auth';
 import { cn } from '~/lib/cn';
+import { HEADER_LINKS } from './header-links';
 
 /** The signed-in menu (radix dropdown) loads only for signed-in visitors. */
 const UserMenu = lazy(() => import('./user-menu'));
-
-export const HEADER_LINKS = [
-  { to: '/home', label: 'Home' },
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/docs', label: 'Documentation' },
-  { to: '/support', label: 'Support' },
-] as const;
+/** The narrow-screen menu loads when it is first opened. */
+const MobileMenu = lazy(() => import('./mobile-menu'));
 
 export function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -60,19 +56,9 @@ export function SiteHeader() {
         </button>
       </div>
       {menuOpen && (
-        <div id="mobile-menu" className="border-t border-border bg-background md:hidden">
-          <nav aria-label="Mobile" className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-3">
-            {HEADER_LINKS.map((link) => (
-              <NavLink key={link.to} to={link.to} className="rounded-md px-3 py-2 text-base font-medium hover:bg-muted">
-                {link.label}
-              </NavLink>
-            ))}
-            <div className="mt-2 flex flex-col gap-2 border-t border-border pt-3">
-              <MobileAccountArea />
-              <ThemeToggle withLabel />
-            </div>
-          </nav>
-        </div>
+        <Suspense fallback={null}>
+          <MobileMenu />
+        </Suspense>
       )}
     </header>
   );
@@ -96,44 +82,5 @@ function AccountArea() {
     <Suspense fallback={<span className="h-8 w-36" aria-hidden="true" />}>
       <UserMenu user={user} />
     </Suspense>
-  );
-}
-
-function MobileAccountArea() {
-  const { user, isAuthenticated } = useAuth();
-  const navigate = useNavigate();
-  if (!isAuthenticated || !user) {
-    return (
-      <>
-        <Link to="/login" className={buttonClasses('secondary', 'md')}>
-          Sign In
-        </Link>
-        <Link to="/register" className={buttonClasses('primary', 'md')}>
-          Get Started
-        </Link>
-      </>
-    );
-  }
-  return (
-    <>
-      <div className="px-3 py-1 text-sm">
-        <p className="font-medium">{user.name}</p>
-        <p className="text-muted-foreground">{user.email}</p>
-        <p className="text-muted-foreground">{planLabel(user.plan)} Plan</p>
-      </div>
-      <Link to="/dashboard" className={buttonClasses('secondary', 'md')}>
-        Dashboard
-      </Link>
-      <button
-        type="button"
-        className={buttonClasses('ghost', 'md')}
-        onClick={async () => {
-          await signOut();
-          navigate('/');
-        }}
-      >
-        Sign Out
-      </button>
-    </>
   );
 }

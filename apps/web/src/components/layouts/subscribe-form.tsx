@@ -1,8 +1,8 @@
-import { MESSAGES, SUPPORT } from '@conductor/shared';
-import { waitlistFailureMessage } from '@conductor/shared/constants/waitlist';
+import { SUPPORT } from '@conductor/shared/constants/limits';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { ApiError, publicApi } from '~/lib/api-client';
+import { loadMessages } from '~/lib/messages';
 
 type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'success'; message: string } | { kind: 'error'; message: string };
 
@@ -16,7 +16,7 @@ export function SubscribeForm() {
     event.preventDefault();
     if (state.kind === 'loading') return;
     if (!(await import('@conductor/shared/schemas/waitlist')).WaitlistAddress.safeParse(email).success) {
-      setState({ kind: 'error', message: MESSAGES.waitlist.invalidEmail });
+      setState({ kind: 'error', message: (await loadMessages()).waitlist.invalidEmail });
       return;
     }
     setState({ kind: 'loading' });
@@ -25,6 +25,7 @@ export function SubscribeForm() {
       setState({ kind: 'success', message: response.message });
       setEmail('');
     } catch (error) {
+      const { waitlistFailureMessage } = await import('@conductor/shared/constants/waitlist');
       setState({ kind: 'error', message: waitlistFailureMessage(error instanceof ApiError ? error.status : 0, SUPPORT.email) });
     }
   }

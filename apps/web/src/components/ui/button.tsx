@@ -1,4 +1,3 @@
-import { Slot } from 'radix-ui';
 import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '~/lib/cn';
 
@@ -31,10 +30,8 @@ export function buttonClasses(variant: ButtonVariant = 'primary', size: keyof ty
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   size?: keyof typeof SIZES;
-  asChild?: boolean;
 }
 
-export function Button({ variant, size, asChild, className, type, ...props }: ButtonProps) {
-  const Component = asChild ? Slot.Root : 'button';
-  return <Component type={asChild ? undefined : (type ?? 'button')} className={buttonClasses(variant, size, className)} {...props} />;
+export function Button({ variant, size, className, type, ...props }: ButtonProps) {
+  return <button type={type ?? 'button'} className={buttonClasses(variant, size, className)} {...props} />;
 }

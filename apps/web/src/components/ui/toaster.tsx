@@ -1,7 +1,15 @@
-import { TIMEOUTS_MS } from '@conductor/shared';
-import { Toaster as Sonner } from 'sonner';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { toasterStore } from '~/lib/toast';
 
-/** Toasts last 4 seconds, top-right (spec section 9). */
+const SonnerToaster = lazy(() => import('./sonner-toaster'));
+
+/** Mounts sonner's toaster once the first toast is asked for (see `~/lib/toast`), so pages that never toast never load it. */
 export function Toaster() {
-  return <Sonner position="top-right" duration={TIMEOUTS_MS.toast} closeButton theme="system" />;
+  const requested = useSyncExternalStore(toasterStore.subscribe, toasterStore.getSnapshot, toasterStore.getServerSnapshot);
+  if (!requested) return null;
+  return (
+    <Suspense fallback={null}>
+      <SonnerToaster />
+    </Suspense>
+  );
 }

@@ -1,6 +1,14 @@
-declare module '*.md?index' {
-  const entry: import('./docs-types').DocsIndexEntry;
+declare module '*.md?meta' {
+  const entry: import('./docs-types').DocsMetaEntry;
   export default entry;
+}
+declare module '*.md?shell' {
+  const shell: import('./docs-types').DocsPageShell;
+  export default shell;
+}
+declare module 'virtual:docs-search-index' {
+  const entries: import('./docs-types').DocsIndexEntry[];
+  export default entries;
 }
 declare module '*.md' {
   const page: import('./docs-types').DocsPageData;

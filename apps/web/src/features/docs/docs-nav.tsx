@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { DOCS_SECTIONS } from '~/config/site';
+import { DOCS_SECTIONS } from '~/config/docs';
 import { cn } from '~/lib/cn';
 import { API_REFERENCE_SLUG, docsHref } from './docs-registry';
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DOCS_SECTIONS } from '~/config/site';
-import { DOCS_INDEX, docsHref, neighbours, resolveSection, searchDocs } from './docs-registry';
+import { DOCS_SECTIONS } from '~/config/docs';
+import { DOCS_META, docsHref, loadSearchIndex, neighbours, resolveSection, searchDocs } from './docs-registry';
 
 describe('docs registry', () => {
-  it('has content for every entry of the side navigation, with the same title', () => {
+  it('has content for every entry of the side navigation, with the same title', async () => {
+    const index = await loadSearchIndex();
     for (const item of DOCS_SECTIONS.flatMap((group) => group.items)) {
-      expect(DOCS_INDEX[item.slug]?.title, item.slug).toBe(item.title);
-      expect(DOCS_INDEX[item.slug]?.headings.length, item.slug).toBeGreaterThanOrEqual(2);
+      expect(DOCS_META[item.slug]?.title, item.slug).toBe(item.title);
+      expect(index.find((entry) => entry.slug === item.slug)?.headings.length, item.slug).toBeGreaterThanOrEqual(2);
     }
   });
 
@@ -26,11 +27,12 @@ describe('docs registry', () => {
     expect(neighbours('webhooks').next).toBeUndefined();
   });
 
-  it('searches titles first, then headings', () => {
-    const [first] = searchDocs('rate limiting');
+  it('searches titles first, then headings', async () => {
+    const index = await loadSearchIndex();
+    const [first] = searchDocs(index, 'rate limiting');
     expect(first).toMatchObject({ slug: 'rate-limiting', href: '/docs/rate-limiting' });
-    expect(searchDocs('retrying')[0]).toMatchObject({ slug: 'error-handling', heading: { id: 'retrying-well' } });
-    expect(searchDocs('openapi').some((result) => result.href === '/docs/api')).toBe(true);
-    expect(searchDocs('zzzz')).toEqual([]);
+    expect(searchDocs(index, 'retrying')[0]).toMatchObject({ slug: 'error-handling', heading: { id: 'retrying-well' } });
+    expect(searchDocs(index, 'openapi').some((result) => result.href === '/docs/api')).toBe(true);
+    expect(searchDocs(index, 'zzzz')).toEqual([]);
   });
 });

@@ -18,15 +18,29 @@ export interface DocsHeading {
   depth: 2 | 3;
 }
 
-/** One docs section's search and navigation data (small, loaded eagerly). */
-export interface DocsIndexEntry {
+/** One docs section's title and description (small, bundled eagerly: page titles, navigation). */
+export interface DocsMetaEntry {
   slug: string;
   title: string;
   description: string;
+}
+
+/** One docs section's search data (every section's, loaded when the search box is used). */
+export interface DocsIndexEntry extends DocsMetaEntry {
   headings: DocsHeading[];
 }
 
 /** One docs section's full content (loaded per section). */
 export interface DocsPageData extends DocsIndexEntry {
   blocks: DocsBlock[];
+}
+
+/** A block as the page renders it: without `html` when hydration keeps the prerendered markup. */
+export type DocsRenderBlock = { kind: 'html'; html?: string } | { kind: 'code'; tabs: { label: string; html?: string }[] };
+
+/** What hydrating a prerendered section needs: its structure and headings, not the HTML the page already holds. */
+export interface DocsPageShell {
+  slug: string;
+  headings: DocsHeading[];
+  blocks: DocsRenderBlock[];
 }

@@ -1,9 +1,9 @@
-import { Tabs } from 'radix-ui';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Card } from '~/components/ui/card';
+import { Tab, TabList, TabPanel, Tabs } from '~/components/ui/tabs';
 import { BenefitsList } from '~/features/auth/components/benefits-list';
 import { RegisterForm } from '~/features/auth/components/register-form';
-import { SsoProviders } from '~/features/auth/components/sso-providers';
 import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
 import { pageMeta } from '~/lib/seo';
 
@@ -13,6 +13,9 @@ export const meta = () =>
     'Create a free Conductor account: 10,000 tokens, 6 LLM providers and a monitoring dashboard.',
     '/register',
   );
+
+/** The single sign-on tab (with the providers' schemas) loads when it is opened. */
+const SsoProviders = lazy(() => import('~/features/auth/components/sso-providers').then((module) => ({ default: module.SsoProviders })));
 
 const TAB_TRIGGER =
   'flex-1 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=active]:bg-card data-[state=active]:text-foreground data-[state=active]:shadow-sm';
@@ -31,22 +34,24 @@ export default function Register() {
       <div className="p-6 sm:p-8 md:col-span-3">
         <h1 className="text-2xl font-semibold tracking-tight">Create your account</h1>
         <p className="mt-2 text-sm text-muted-foreground">Start your free 14-day trial. No credit card required.</p>
-        <Tabs.Root defaultValue="email" className="mt-6">
-          <Tabs.List aria-label="How to sign up" className="flex gap-1 rounded-lg bg-muted p-1">
-            <Tabs.Trigger value="email" className={TAB_TRIGGER}>
+        <Tabs defaultValue="email" className="mt-6">
+          <TabList aria-label="How to sign up" className="flex gap-1 rounded-lg bg-muted p-1">
+            <Tab value="email" className={TAB_TRIGGER}>
               Email Signup
-            </Tabs.Trigger>
-            <Tabs.Trigger value="oidc" className={TAB_TRIGGER}>
+            </Tab>
+            <Tab value="oidc" className={TAB_TRIGGER}>
               SSO/OIDC
-            </Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content value="email" className="mt-6 focus-visible:outline-none">
+            </Tab>
+          </TabList>
+          <TabPanel value="email" className="mt-6 focus-visible:outline-none">
             <RegisterForm />
-          </Tabs.Content>
-          <Tabs.Content value="oidc" className="mt-6 focus-visible:outline-none">
-            <SsoProviders />
-          </Tabs.Content>
-        </Tabs.Root>
+          </TabPanel>
+          <TabPanel value="oidc" className="mt-6 focus-visible:outline-none">
+            <Suspense fallback={null}>
+              <SsoProviders />
+            </Suspense>
+          </TabPanel>
+        </Tabs>
         <p className="mt-6 text-center text-sm text-muted-foreground">
           Already have an account?{' '}
           <Link to="/login" className="font-medium text-primary hover:underline">

@@ -7,6 +7,7 @@ import { Logo } from '~/components/ui/logo';
 import { ThemeToggle } from '~/components/ui/theme-toggle';
 import { DashboardUserMenu } from '~/components/layouts/dashboard-user-menu';
 import { requireOnboardedUser } from '~/lib/guards';
+import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Dashboard', 'Your Conductor usage, API keys, billing and settings.', '/dashboard');
@@ -23,37 +24,39 @@ export default function DashboardLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu whenever the route changes
   useEffect(() => setOpen(false), [pathname]);
   return (
-    <div className="min-h-dvh bg-muted/40">
-      <header className="sticky top-0 z-30 flex h-16 items-center justify-between gap-4 border-b border-border bg-background px-4 sm:px-6">
-        <div className="flex items-center gap-2">
-          <button
-            type="button"
-            className={`${buttonClasses('ghost', 'icon')} lg:hidden`}
-            aria-label={open ? 'Close navigation' : 'Open navigation'}
-            aria-expanded={open}
-            aria-controls="dashboard-nav"
-            onClick={() => setOpen((value) => !value)}
+    <QueryProvider>
+      <div className="min-h-dvh bg-muted/40">
+        <header className="sticky top-0 z-30 flex h-16 items-center justify-between gap-4 border-b border-border bg-background px-4 sm:px-6">
+          <div className="flex items-center gap-2">
+            <button
+              type="button"
+              className={`${buttonClasses('ghost', 'icon')} lg:hidden`}
+              aria-label={open ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={open}
+              aria-controls="dashboard-nav"
+              onClick={() => setOpen((value) => !value)}
+            >
+              {open ? <X className="size-5" /> : <Menu className="size-5" />}
+            </button>
+            <Logo />
+          </div>
+          <div className="flex items-center gap-2">
+            <ThemeToggle />
+            <DashboardUserMenu />
+          </div>
+        </header>
+        <div className="mx-auto flex max-w-[90rem]">
+          <aside
+            id="dashboard-nav"
+            className={`${open ? 'block' : 'hidden'} fixed inset-x-0 top-16 z-20 border-b border-border bg-background lg:sticky lg:block lg:h-[calc(100dvh-4rem)] lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0`}
           >
-            {open ? <X className="size-5" /> : <Menu className="size-5" />}
-          </button>
-          <Logo />
+            <DashboardSidebar onNavigate={() => setOpen(false)} />
+          </aside>
+          <main id="main" className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+            <Outlet />
+          </main>
         </div>
-        <div className="flex items-center gap-2">
-          <ThemeToggle />
-          <DashboardUserMenu />
-        </div>
-      </header>
-      <div className="mx-auto flex max-w-[90rem]">
-        <aside
-          id="dashboard-nav"
-          className={`${open ? 'block' : 'hidden'} fixed inset-x-0 top-16 z-20 border-b border-border bg-background lg:sticky lg:block lg:h-[calc(100dvh-4rem)] lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0`}
-        >
-          <DashboardSidebar onNavigate={() => setOpen(false)} />
-        </aside>
-        <main id="main" className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
-          <Outlet />
-        </main>
-      </div>
-    </div>
+  </div>
+    </QueryProvider>
   );
 }

@@ -28,5 +28,5 @@ export default function DocsSection({ params }: Route.ComponentProps) {
       </Suspense>
     );
   }
-  return <DocsArticle slug={slug} />;
+  return <DocsArticle key={slug} slug={slug} />;
 }

@@ -2,6 +2,7 @@ import { AuthCard } from '~/components/layouts/auth-card';
 import { Logo } from '~/components/ui/logo';
 import { OnboardingWizard } from '~/features/onboarding/components/onboarding-wizard';
 import { requireUser } from '~/lib/guards';
+import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/onboarding';
 
@@ -23,7 +24,9 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
           title={`Welcome, ${loaderData.user.name.trim().split(/\s+/)[0] || 'User'}`}
           description="Let’s get your account ready."
         >
-          <OnboardingWizard />
+          <QueryProvider>
+            <OnboardingWizard />
+          </QueryProvider>
         </AuthCard>
       </main>
     </div>

@@ -1,4 +1,5 @@
 import { ContactSupportPage } from '~/features/support/components/contact-support-page';
+import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -9,5 +10,9 @@ export const meta = () =>
   );
 
 export default function SupportContact() {
-  return <ContactSupportPage />;
+  return (
+    <QueryProvider>
+      <ContactSupportPage />
+    </QueryProvider>
+  );
 }

@@ -2,7 +2,7 @@ import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
 import { UpdateApiKeyInput } from '@conductor/shared/schemas/api-keys';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Field, fieldAria } from '~/components/ui/field';

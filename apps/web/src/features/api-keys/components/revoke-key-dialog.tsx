@@ -1,5 +1,5 @@
 import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { useRevokeApiKey } from '../api/api-keys';

@@ -1,20 +1,23 @@
-import { ForgotPasswordRequest } from '@conductor/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { ForgotPasswordRequest } from '@conductor/shared/schemas/auth';
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
+import { toast } from '~/lib/toast';
+import { useSchemaForm } from '~/lib/use-schema-form';
 import { requestPasswordReset } from '../api/password-reset';
+
+/** The shared schema (and zod with it) loads when the form is first used, not with the page. */
+const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.ForgotPasswordRequest);
+const DEFAULT_VALUES = { email: '' };
 
 export function ForgotPasswordForm() {
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
-  const form = useForm<ForgotPasswordRequest>({ resolver: zodResolver(ForgotPasswordRequest), defaultValues: { email: '' } });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm<typeof DEFAULT_VALUES, ForgotPasswordRequest>({ schema: loadSchema, defaultValues: DEFAULT_VALUES });
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
     try {
@@ -50,10 +53,16 @@ export function ForgotPasswordForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Request a password reset link">
-      <Field id="forgot-email" label="Email" error={errors.email?.message}>
+    <form
+      onSubmit={onSubmit}
+      onFocus={() => void form.preload()}
+      noValidate
+      className="space-y-4"
+      aria-label="Request a password reset link"
+    >
+      <Field id="forgot-email" label="Email" error={errors.email}>
         <Input
-          {...fieldAria('forgot-email', errors.email?.message)}
+          {...fieldAria('forgot-email', errors.email)}
           type="email"
           autoComplete="email"
           inputMode="email"

@@ -1,11 +1,10 @@
-import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { ApiError } from '~/lib/api-client';
 
-/** Puts the server's field messages (400/409 `fields`) on the form; true when at least one was shown. */
-export function showServerFieldErrors<T extends FieldValues>(
-  form: UseFormReturn<T, unknown, unknown>,
+/** Puts the server's field messages (400/409 `fields`) on the form, focusing the first; true when at least one was shown. */
+export function showServerFieldErrors<Name extends string>(
+  setError: (name: Name, message: string, focus: boolean) => void,
   error: unknown,
-  names: Path<T>[],
+  names: Name[],
 ): boolean {
   const fields = error instanceof ApiError ? error.fields : undefined;
   if (!fields) return false;
@@ -13,7 +12,7 @@ export function showServerFieldErrors<T extends FieldValues>(
   for (const name of names) {
     const message = fields[name];
     if (message) {
-      form.setError(name, { message }, { shouldFocus: !shown });
+      setError(name, message, !shown);
       shown = true;
     }
   }

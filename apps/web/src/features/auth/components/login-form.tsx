@@ -1,28 +1,29 @@
-import { LoginRequest, type LoginFormValues, MESSAGES } from '@conductor/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { MESSAGES } from '@conductor/shared/constants/messages';
+import type { LoginRequest } from '@conductor/shared/schemas/auth';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
 import { authStore } from '~/lib/auth';
+import { usePublicQuery } from '~/lib/public-query';
+import { toast } from '~/lib/toast';
+import { useSchemaForm } from '~/lib/use-schema-form';
 import { login } from '../api/login';
 import { providersQueryOptions } from '../api/sso';
 import { CheckboxField } from './checkbox-field';
 import { DemoCredentials } from './demo-credentials';
 import { PasswordInput } from './password-input';
 
+/** The shared schema (and zod with it) loads when the form is first used, not with the page. */
+const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.LoginRequest);
+const DEFAULT_VALUES = { email: '', password: '', remember: false };
+
 export function LoginForm() {
   const navigate = useNavigate();
-  const options = useQuery(providersQueryOptions);
-  const form = useForm<LoginFormValues, unknown, LoginRequest>({
-    resolver: zodResolver(LoginRequest),
-    defaultValues: { email: '', password: '', remember: false },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const options = usePublicQuery(providersQueryOptions);
+  const form = useSchemaForm<typeof DEFAULT_VALUES, LoginRequest>({ schema: loadSchema, defaultValues: DEFAULT_VALUES });
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -39,18 +40,18 @@ export function LoginForm() {
   });
 
   const fill = (credentials: { email: string; password: string }) => {
-    form.setValue('email', credentials.email, { shouldValidate: form.formState.isSubmitted });
-    form.setValue('password', credentials.password, { shouldValidate: form.formState.isSubmitted });
+    form.setValue('email', credentials.email);
+    form.setValue('password', credentials.password);
     form.setFocus('password');
   };
 
   return (
     <div className="space-y-6">
       {options.data?.demoAccount !== false && <DemoCredentials onUse={fill} />}
-      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Sign in">
-        <Field id="login-email" label="Email" error={errors.email?.message}>
+      <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Sign in">
+        <Field id="login-email" label="Email" error={errors.email}>
           <Input
-            {...fieldAria('login-email', errors.email?.message)}
+            {...fieldAria('login-email', errors.email)}
             type="email"
             autoComplete="email"
             inputMode="email"
@@ -58,9 +59,9 @@ export function LoginForm() {
             {...form.register('email')}
           />
         </Field>
-        <Field id="login-password" label="Password" error={errors.password?.message}>
+        <Field id="login-password" label="Password" error={errors.password}>
           <PasswordInput
-            {...fieldAria('login-password', errors.password?.message)}
+            {...fieldAria('login-password', errors.password)}
             autoComplete="current-password"
             {...form.register('password')}
           />

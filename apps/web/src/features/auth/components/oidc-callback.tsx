@@ -3,7 +3,7 @@ import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import { CheckCircle2, CircleAlert, Loader2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { authStore } from '~/lib/auth';
 import { completeSso } from '../api/sso';

@@ -1,25 +1,26 @@
-import { MESSAGES, RegisterForm as RegisterFormSchema, type RegisterFormOutput, type RegisterFormValues } from '@conductor/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { MESSAGES } from '@conductor/shared/constants/messages';
+import type { RegisterFormOutput } from '@conductor/shared/schemas/auth';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
 import { authStore } from '~/lib/auth';
+import { toast } from '~/lib/toast';
+import { useSchemaForm } from '~/lib/use-schema-form';
 import { register } from '../api/register';
 import { CheckboxField } from './checkbox-field';
 import { showServerFieldErrors } from './form-error';
 import { PasswordInput } from './password-input';
 
+/** The shared schema (and zod with it) loads when the form is first used, not with the page. */
+const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.RegisterForm);
+const DEFAULT_VALUES = { name: '', email: '', password: '', confirmPassword: '', acceptTerms: false };
+
 export function RegisterForm() {
   const navigate = useNavigate();
-  const form = useForm<RegisterFormValues, unknown, RegisterFormOutput>({
-    resolver: zodResolver(RegisterFormSchema),
-    defaultValues: { name: '', email: '', password: '', confirmPassword: '', acceptTerms: false },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm<typeof DEFAULT_VALUES, RegisterFormOutput>({ schema: loadSchema, defaultValues: DEFAULT_VALUES });
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -30,25 +31,25 @@ export function RegisterForm() {
     } catch (error) {
       if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
       // A field-level reason (taken e-mail, common password) shows under its field; anything else in the toast.
-      const onField = showServerFieldErrors(form, error, ['name', 'email', 'password']);
+      const onField = showServerFieldErrors(form.setError, error, ['name', 'email', 'password']);
       const detail = !onField && error instanceof ApiError && error.status !== 0 ? error.message : undefined;
       toast.error(MESSAGES.register.failure, detail ? { description: detail } : {});
     }
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Create your account">
-      <Field id="register-name" label="Full name" error={errors.name?.message}>
+    <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Create your account">
+      <Field id="register-name" label="Full name" error={errors.name}>
         <Input
-          {...fieldAria('register-name', errors.name?.message)}
+          {...fieldAria('register-name', errors.name)}
           autoComplete="name"
           placeholder="Ada Lovelace"
           {...form.register('name')}
         />
       </Field>
-      <Field id="register-email" label="Email" error={errors.email?.message}>
+      <Field id="register-email" label="Email" error={errors.email}>
         <Input
-          {...fieldAria('register-email', errors.email?.message)}
+          {...fieldAria('register-email', errors.email)}
           type="email"
           autoComplete="email"
           inputMode="email"
@@ -57,16 +58,16 @@ export function RegisterForm() {
         />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="register-password" label="Password" error={errors.password?.message}>
+        <Field id="register-password" label="Password" error={errors.password}>
           <PasswordInput
-            {...fieldAria('register-password', errors.password?.message)}
+            {...fieldAria('register-password', errors.password)}
             autoComplete="new-password"
             {...form.register('password')}
           />
         </Field>
-        <Field id="register-confirm" label="Confirm password" error={errors.confirmPassword?.message}>
+        <Field id="register-confirm" label="Confirm password" error={errors.confirmPassword}>
           <PasswordInput
-            {...fieldAria('register-confirm', errors.confirmPassword?.message)}
+            {...fieldAria('register-confirm', errors.confirmPassword)}
             autoComplete="new-password"
             {...form.register('confirmPassword')}
           />
@@ -75,7 +76,7 @@ export function RegisterForm() {
       <p className="text-xs text-muted-foreground">At least 8 characters, with an uppercase letter, a lowercase letter and a number.</p>
       <CheckboxField
         id="register-terms"
-        error={errors.acceptTerms?.message}
+        error={errors.acceptTerms}
         label={
           <>
             I agree to the{' '}

@@ -1,13 +1,12 @@
-import { ResetPasswordForm as ResetPasswordSchema, type ResetPasswordFormValues } from '@conductor/shared';
+import type { ResetPasswordFormValues } from '@conductor/shared/schemas/auth';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { ApiError } from '~/lib/api-client';
+import { toast } from '~/lib/toast';
+import { useSchemaForm } from '~/lib/use-schema-form';
 import { resetPassword } from '../api/password-reset';
 import { showServerFieldErrors } from './form-error';
 import { PasswordInput } from './password-input';
@@ -25,14 +24,15 @@ function LinkProblem({ message }: { message: string }) {
   );
 }
 
+/** The shared schema (and zod with it) loads when the form is first used, not with the page. */
+const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.ResetPasswordForm);
+const DEFAULT_VALUES = { password: '', confirmPassword: '' };
+
 export function ResetPasswordForm({ token }: { token: string | null }) {
   const navigate = useNavigate();
   const [linkProblem, setLinkProblem] = useState<string | null>(token ? null : AUTH_COPY.resetMissingToken);
-  const form = useForm<ResetPasswordFormValues>({
-    resolver: zodResolver(ResetPasswordSchema),
-    defaultValues: { password: '', confirmPassword: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm<typeof DEFAULT_VALUES, ResetPasswordFormValues>({ schema: loadSchema, defaultValues: DEFAULT_VALUES });
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     if (!token) return;
@@ -42,7 +42,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
       navigate('/login', { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status >= 500) return;
-      if (showServerFieldErrors(form, error, ['password'])) return;
+      if (showServerFieldErrors(form.setError, error, ['password'])) return;
       if (error instanceof ApiError && error.status === 400) setLinkProblem(AUTH_COPY.resetInvalid);
       else toast.error(error instanceof Error ? error.message : AUTH_COPY.resetInvalid);
     }
@@ -51,17 +51,17 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   if (linkProblem) return <LinkProblem message={linkProblem} />;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Choose a new password">
-      <Field id="reset-password" label="New password" error={errors.password?.message}>
+    <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Choose a new password">
+      <Field id="reset-password" label="New password" error={errors.password}>
         <PasswordInput
-          {...fieldAria('reset-password', errors.password?.message)}
+          {...fieldAria('reset-password', errors.password)}
           autoComplete="new-password"
           {...form.register('password')}
         />
       </Field>
-      <Field id="reset-confirm" label="Confirm new password" error={errors.confirmPassword?.message}>
+      <Field id="reset-confirm" label="Confirm new password" error={errors.confirmPassword}>
         <PasswordInput
-          {...fieldAria('reset-confirm', errors.confirmPassword?.message)}
+          {...fieldAria('reset-confirm', errors.confirmPassword)}
           autoComplete="new-password"
           {...form.register('confirmPassword')}
         />

@@ -1,8 +1,8 @@
 import { SSO_PROVIDER_IDS, SSO_PROVIDER_NAMES, type SsoProviderId, type SsoProviderOption } from '@conductor/shared/schemas/sso';
-import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { buttonClasses } from '~/components/ui/button';
+import { usePublicQuery } from '~/lib/public-query';
 import { providersQueryOptions } from '../api/sso';
 import { initiateSso } from '../lib/initiate-sso';
 import { ProviderMark } from './provider-mark';
@@ -17,7 +17,7 @@ const PLACEHOLDERS: SsoProviderOption[] = SSO_PROVIDER_IDS.map((id) => ({
 
 /** The SSO/OIDC tab: one button per provider; an unconfigured provider's button is disabled and says why. */
 export function SsoProviders() {
-  const providers = useQuery(providersQueryOptions);
+  const providers = usePublicQuery(providersQueryOptions);
   const [pending, setPending] = useState<SsoProviderId | null>(null);
   const list = providers.data?.providers ?? PLACEHOLDERS;
 

@@ -1,6 +1,6 @@
 import { MESSAGES, TIMEOUTS_MS } from '@conductor/shared';
 import type { SsoProviderOption } from '@conductor/shared/schemas/sso';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { startSso } from '../api/sso';
 import { canUsePkce, randomValue, s256Challenge } from './pkce';
 import { clearSsoAttempt, saveSsoAttempt } from './sso-storage';

@@ -1,6 +1,6 @@
 import type { BillingOverview } from '@conductor/shared/schemas/billing';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { formatDate } from '~/lib/format';

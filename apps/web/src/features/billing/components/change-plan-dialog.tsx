@@ -2,7 +2,7 @@ import { PLANS, type PlanId } from '@conductor/shared';
 import type { BillingOverview, BillingPeriod, ProrationPreview } from '@conductor/shared/schemas/billing';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';

@@ -1,14 +1,17 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Plugin } from 'vite';
-import { compileDocsPage, toIndexEntry } from './markdown';
+import { compileDocsPage, toIndexEntry, toMetaEntry, toShell } from './markdown';
 import { type CapturedExamples, compileApiReference, type OpenApiDocument } from './openapi-reference';
 
 export const API_REFERENCE_MODULE = 'virtual:docs-api-reference';
 const RESOLVED_API_REFERENCE = `\0${API_REFERENCE_MODULE}`;
+export const SEARCH_INDEX_MODULE = 'virtual:docs-search-index';
+const RESOLVED_SEARCH_INDEX = `\0${SEARCH_INDEX_MODULE}`;
+const CONTENT_PATH = fileURLToPath(new URL('../content/', import.meta.url));
 const CONTENT_DIRECTORY = `${path.sep}features${path.sep}docs${path.sep}content${path.sep}`;
 const SERVER_SCRIPT = fileURLToPath(new URL('../../../../../server/src/modules/support/openapi-document.ts', import.meta.url));
 
@@ -27,28 +30,55 @@ function loadReferenceSource() {
 
 /**
  * Compiles the docs at build time: each `content/<slug>.md` becomes a module of HTML blocks
- * with code highlighted by shiki (`?index` gives just its title and headings, for search and
- * navigation), and `virtual:docs-api-reference` is the API reference built from the server's
- * own OpenAPI document. The browser never downloads a Markdown parser or a highlighter.
+ * with code highlighted by shiki (`?meta` gives just its title and description, for page
+ * titles and navigation; `?shell` is what hydrating the prerendered page needs: its
+ * structure without the HTML), `virtual:docs-search-index` holds the headings of every
+ * section for the search box, and `virtual:docs-api-reference` is the API reference built
+ * from the server's own OpenAPI document. The browser never downloads a Markdown parser or
+ * a highlighter.
  */
 export function docsPlugin(): Plugin {
+  const compiled = new Map<string, { source: string; page: ReturnType<typeof compileDocsPage> }>();
+  /** Each page compiles once per content change, whichever of its modules asks first. */
+  const compile = async (file: string) => {
+    const source = await readFile(file, 'utf8');
+    let entry = compiled.get(file);
+    if (entry?.source !== source) {
+      entry = { source, page: compileDocsPage(path.basename(file, '.md'), source) };
+      compiled.set(file, entry);
+    }
+    return entry.page;
+  };
   return {
     name: 'conductor-docs',
     enforce: 'pre',
     resolveId(id) {
-      return id === API_REFERENCE_MODULE ? RESOLVED_API_REFERENCE : undefined;
+      if (id === API_REFERENCE_MODULE) return RESOLVED_API_REFERENCE;
+      if (id === SEARCH_INDEX_MODULE) return RESOLVED_SEARCH_INDEX;
+      return undefined;
     },
     async load(id) {
       if (id === RESOLVED_API_REFERENCE) {
         const { document, examples } = await loadReferenceSource();
         return `export default ${JSON.stringify(await compileApiReference(document, examples))};`;
       }
+      if (id === RESOLVED_SEARCH_INDEX) {
+        const files = (await readdir(CONTENT_PATH)).filter((name) => name.endsWith('.md')).sort();
+        const entries = await Promise.all(
+          files.map((name) => {
+            const file = path.join(CONTENT_PATH, name);
+            this.addWatchFile(file);
+            return compile(file).then(toIndexEntry);
+          }),
+        );
+        return `export default ${JSON.stringify(entries)};`;
+      }
       const [file = '', query] = id.split('?');
       if (!file.endsWith('.md') || !file.includes(CONTENT_DIRECTORY)) return undefined;
       this.addWatchFile(file);
-      const slug = path.basename(file, '.md');
-      const page = await compileDocsPage(slug, await readFile(file, 'utf8'));
-      return `export default ${JSON.stringify(query === 'index' ? toIndexEntry(page) : page)};`;
+      const page = await compile(file);
+      const data = query === 'meta' ? toMetaEntry(page) : query === 'shell' ? toShell(page) : page;
+      return `export default ${JSON.stringify(data)};`;
     },
   };
 }

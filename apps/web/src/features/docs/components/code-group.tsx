@@ -1,7 +1,10 @@
-import { Tabs } from 'radix-ui';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import type { CodeTab } from '../docs-types';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { KEEP_MARKUP } from '~/components/ui/prerendered';
+import { Tab, TabList, TabPanel, Tabs } from '~/components/ui/tabs';
 import { CopyButton } from './copy-button';
+
+/** A tab as rendered: its label, and its highlighted HTML unless hydration keeps the prerendered one. */
+type CodeTabView = { label: string; html?: string };
 
 const STORAGE_KEY = 'conductor.docs.language';
 
@@ -32,23 +35,36 @@ export function LanguagePreferenceProvider({ children }: { children: ReactNode }
 
 const HEADER = 'flex items-center justify-between gap-2 border-b border-border px-2 py-1';
 
-/** Highlighted at build time by shiki; the HTML is our own content. */
-function Highlighted({ tab }: { tab: CodeTab }) {
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: build-time shiki output of our own code samples.
-  return <div className="docs-code" dangerouslySetInnerHTML={{ __html: tab.html }} />;
+/** Highlighted at build time by shiki; the HTML is our own content (kept from the page when hydrating, `html` absent). */
+function Highlighted({ tab }: { tab: CodeTabView }) {
+  return (
+    <div
+      className="docs-code"
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: build-time shiki output of our own code samples.
+      dangerouslySetInnerHTML={tab.html === undefined ? KEEP_MARKUP : { __html: tab.html }}
+      suppressHydrationWarning
+    />
+  );
 }
 
-/** A code block, or several languages of one example as tabs, each with a copy button. */
-export function CodeGroup({ tabs }: { tabs: CodeTab[] }) {
+/**
+ * A code block, or several languages of one example as tabs (every panel in the page, the
+ * others hidden), each with a copy button that copies the code shown.
+ */
+export function CodeGroup({ tabs }: { tabs: CodeTabView[] }) {
   const { label, choose } = useContext(LanguageContext);
+  const group = useRef<HTMLDivElement>(null);
+  // The code shown, read from the highlighted block itself (its text is the source).
+  const shownCode = () =>
+    (group.current?.querySelector('[role="tabpanel"]:not([hidden]) pre') ?? group.current?.querySelector('.docs-code pre'))?.textContent ?? '';
   const [first] = tabs;
   if (!first) return null;
   if (tabs.length === 1) {
     return (
-      <div className="docs-code-group my-6 overflow-hidden rounded-lg border border-border bg-card" data-testid="code-block">
+      <div ref={group} className="docs-code-group my-6 overflow-hidden rounded-lg border border-border bg-card" data-testid="code-block">
         <div className={HEADER}>
           <span className="px-1 text-xs font-medium text-muted-foreground">{first.label}</span>
-          <CopyButton text={first.code} />
+          <CopyButton text={shownCode} />
         </div>
         <Highlighted tab={first} />
       </div>
@@ -56,31 +72,32 @@ export function CodeGroup({ tabs }: { tabs: CodeTab[] }) {
   }
   const active = tabs.find((tab) => tab.label === label) ?? first;
   return (
-    <Tabs.Root
+    <Tabs
+      ref={group}
       value={active.label}
       onValueChange={choose}
       className="docs-code-group my-6 overflow-hidden rounded-lg border border-border bg-card"
       data-testid="code-block"
     >
       <div className={HEADER}>
-        <Tabs.List aria-label="Language" className="flex min-w-0 gap-1 overflow-x-auto">
+        <TabList aria-label="Language" className="flex min-w-0 gap-1 overflow-x-auto">
           {tabs.map((tab) => (
-            <Tabs.Trigger
+            <Tab
               key={tab.label}
               value={tab.label}
               className="h-7 shrink-0 rounded-md px-2 text-xs font-medium text-muted-foreground transition-colors hover:text-foreground data-[state=active]:bg-accent data-[state=active]:text-accent-foreground"
             >
               {tab.label}
-            </Tabs.Trigger>
+            </Tab>
           ))}
-        </Tabs.List>
-        <CopyButton text={active.code} />
+        </TabList>
+        <CopyButton text={shownCode} />
       </div>
       {tabs.map((tab) => (
-        <Tabs.Content key={tab.label} value={tab.label} className="focus-visible:outline-none">
+        <TabPanel key={tab.label} value={tab.label} keepMounted className="focus-visible:outline-none">
           <Highlighted tab={tab} />
-        </Tabs.Content>
+        </TabPanel>
       ))}
-    </Tabs.Root>
+    </Tabs>
   );
 }

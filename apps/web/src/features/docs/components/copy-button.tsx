@@ -22,8 +22,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Copies `text`; the confirmation shows for 2 seconds (spec: copy confirmation 2 s). */
-export function CopyButton({ text, label = 'Copy code', className }: { text: string; label?: string; className?: string }) {
+/** Copies `text` (or what it returns when clicked); the confirmation shows for 2 seconds (spec: copy confirmation 2 s). */
+export function CopyButton({ text, label = 'Copy code', className }: { text: string | (() => string); label?: string; className?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -33,7 +33,7 @@ export function CopyButton({ text, label = 'Copy code', className }: { text: str
   return (
     <button
       type="button"
-      onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}
+      onClick={async () => setState((await copyText(typeof text === 'function' ? text() : text)) ? 'copied' : 'failed')}
       className={cn(
         'inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-xs font-medium text-muted-foreground transition-colors hover:bg-muted hover:text-foreground',
         state === 'copied' && 'text-success hover:text-success',

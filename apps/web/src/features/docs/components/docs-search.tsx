@@ -1,19 +1,37 @@
 import { Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MESSAGES } from '@conductor/shared';
 import { cn } from '~/lib/cn';
-import { searchDocs } from '../docs-registry';
+import { loadMessages } from '~/lib/messages';
+import { loadSearchIndex, searchDocs } from '../docs-registry';
+import type { DocsIndexEntry } from '../docs-types';
 
-/** Searches section titles and headings; `/` focuses it, arrows move, Enter opens. */
+interface SearchData {
+  index: DocsIndexEntry[];
+  noResults: string;
+}
+
+/**
+ * Searches section titles and headings; `/` focuses it, arrows move, Enter opens. The index
+ * (every section's headings) loads when the box gets focus, not with the page.
+ */
 export function DocsSearch() {
   const [query, setQuery] = useState('');
   const [activeIndex, setActiveIndex] = useState(0);
+  const [data, setData] = useState<SearchData | null>(null);
+  const loading = useRef<Promise<void> | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
   const listId = useId();
-  const results = useMemo(() => searchDocs(query), [query]);
-  const open = query.trim().length > 0;
+  const results = useMemo(() => (data ? searchDocs(data.index, query) : []), [data, query]);
+  const open = query.trim().length > 0 && data !== null;
+  const load = () => {
+    loading.current ??= Promise.all([loadSearchIndex(), loadMessages()])
+      .then(([index, messages]) => setData({ index, noResults: messages.support.noResults }))
+      .catch(() => {
+        loading.current = null;
+      });
+  };
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -65,7 +83,9 @@ export function DocsSearch() {
         autoComplete="off"
         placeholder="Search docs…"
         value={query}
+        onFocus={load}
         onChange={(event) => {
+          load();
           setQuery(event.target.value);
           setActiveIndex(0);
         }}
@@ -75,10 +95,10 @@ export function DocsSearch() {
       <kbd className="pointer-events-none absolute top-1/2 right-2 hidden -translate-y-1/2 rounded border border-border px-1.5 font-mono text-[10px] text-muted-foreground sm:block">
         /
       </kbd>
-      {open && (
+      {open && data && (
         <div className="absolute inset-x-0 top-full z-30 mt-1 rounded-md border border-border bg-card p-1 shadow-lg">
           {results.length === 0 ? (
-            <p className="px-3 py-2 text-sm text-muted-foreground">{MESSAGES.support.noResults}</p>
+            <p className="px-3 py-2 text-sm text-muted-foreground">{data.noResults}</p>
           ) : (
             <div id={listId} role="listbox" aria-label="Search results">
               {results.map((result, index) => (

@@ -1,17 +1,7 @@
-import { type HealthResponse, TIMEOUTS_MS } from '@conductor/shared';
+import { TIMEOUTS_MS } from '@conductor/shared';
 import type { StatusResponse } from '@conductor/shared/schemas/status';
 import { queryOptions } from '@tanstack/react-query';
 import { publicApi } from '~/lib/api-client';
-
-/** `GET /v1/health` for the coming-soon badge, refreshed every 60 s. */
-export const healthQueryOptions = () =>
-  queryOptions({
-    queryKey: ['public', 'health'],
-    queryFn: ({ signal }) => publicApi.get<HealthResponse>('/health', { signal }),
-    refetchInterval: TIMEOUTS_MS.healthRefresh,
-    staleTime: 0,
-    retry: false,
-  });
 
 /** `GET /v1/status` for the status page, refreshed every 60 s. */
 export const statusQueryOptions = () =>

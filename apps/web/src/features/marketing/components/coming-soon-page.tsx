@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { buttonClasses } from '~/components/ui/button';
 import { Logo } from '~/components/ui/logo';
 import { ThemeToggle } from '~/components/ui/theme-toggle';
+import { useSiteMode } from '~/lib/site-mode';
 import { HealthBadge } from './health-badge';
 import { WaitlistForm } from './waitlist-form';
 
@@ -33,6 +34,8 @@ const TRUST = [
 
 /** `/` when SITE_MODE=waitlist: status badge, headline, waitlist form, feature trio, trust strip, simplified footer. */
 export function ComingSoonPage() {
+  // `/` holds both readings until hydration: the badge (and its polling) starts only when this one is the page shown.
+  const shown = useSiteMode() === 'waitlist';
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -62,7 +65,7 @@ export function ComingSoonPage() {
           />
           <div className="mx-auto flex max-w-3xl flex-col items-center px-4 pt-12 pb-16 text-center sm:pt-20">
             <div className="min-h-8">
-              <HealthBadge />
+              {shown && <HealthBadge />}
             </div>
             <p className="mt-6 text-sm font-semibold tracking-wide text-primary uppercase">Launching soon</p>
             <h1 className="mt-3 text-4xl font-semibold tracking-tight text-balance sm:text-6xl">

@@ -1,15 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { cn } from '~/lib/cn';
-import { healthQueryOptions } from '../api/status';
+import { usePublicQuery } from '~/lib/public-query';
+import { healthQueryOptions } from '../api/health';
 
 /**
  * Live system status from `GET /v1/health`: hidden while loading or when the call fails
  * (the failure is logged), 'Operational' in green or 'Degraded' in yellow otherwise.
  */
 export function HealthBadge() {
-  const { data, error, isError } = useQuery(healthQueryOptions());
+  const { data, error, isError } = usePublicQuery(healthQueryOptions());
   useEffect(() => {
     if (isError) console.warn('Health check failed; status badge hidden.', error);
   }, [isError, error]);

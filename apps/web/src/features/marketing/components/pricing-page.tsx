@@ -1,27 +1,26 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { buttonClasses } from '~/components/ui/button';
+import { lazy, useState } from 'react';
+import { Prerendered } from '~/components/ui/prerendered';
+import { usePublicQuery } from '~/lib/public-query';
 import { PLANS_PLACEHOLDER, plansQueryOptions } from '../api/plans';
-import { ENTERPRISE_FEATURES, PRICING_FAQ } from '../content/pricing';
 import { type BillingPeriod, BillingToggle } from './billing-toggle';
 import { PlanCard } from './plan-card';
 
-/** The pricing page, fed by `GET /v1/observability/billing/plans` (prerendered with the same shared constant). */
+const sections = () => import('./pricing-sections');
+const PricingIntro = lazy(() => sections().then((module) => ({ default: module.PricingIntro })));
+const PricingDetails = lazy(() => sections().then((module) => ({ default: module.PricingDetails })));
+
+/**
+ * The pricing page, fed by `GET /v1/observability/billing/plans` (prerendered with the same
+ * shared constant). The period switch and the plan cards are interactive; the rest is static.
+ */
 export function PricingPage() {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
-  const { data } = useQuery(plansQueryOptions());
+  const { data } = usePublicQuery(plansQueryOptions());
   const pricing = data ?? PLANS_PLACEHOLDER;
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:px-8">
-      <div className="mx-auto max-w-2xl text-center">
-        <p className="text-sm font-semibold text-primary">Pricing</p>
-        <h1 className="mt-2 text-4xl font-semibold tracking-tight text-balance sm:text-5xl">Simple, transparent pricing</h1>
-        <p className="mt-4 text-lg text-muted-foreground text-pretty">
-          Start free, upgrade when you ship. Every paid plan includes a 14-day free trial.
-        </p>
-      </div>
+      <Prerendered content={PricingIntro} />
       <div className="mt-10 flex justify-center">
         <BillingToggle period={period} onChange={setPeriod} savingLabel={pricing.yearlySavingLabel} />
       </div>
@@ -34,63 +33,7 @@ export function PricingPage() {
         ))}
       </ul>
 
-      <section aria-labelledby="enterprise-title" className="mt-20 rounded-2xl border border-border bg-muted/40 p-6 sm:p-10">
-        <div className="grid gap-10 lg:grid-cols-[1fr_2fr]">
-          <div>
-            <h2 id="enterprise-title" className="text-2xl font-semibold tracking-tight">
-              Enterprise features
-            </h2>
-            <p className="mt-3 text-muted-foreground">
-              For organisations with scale, security and compliance needs. Talk to us about volume pricing and custom limits.
-            </p>
-            <Link to="/contact" className={buttonClasses('primary', 'md', 'mt-6')}>
-              Talk to sales
-            </Link>
-          </div>
-          <ul className="grid gap-6 sm:grid-cols-2">
-            {ENTERPRISE_FEATURES.map((feature) => (
-              <li key={feature.title}>
-                <h3 className="font-semibold">{feature.title}</h3>
-                <p className="mt-1 text-sm text-muted-foreground">{feature.body}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section aria-labelledby="faq-title" className="mx-auto mt-20 max-w-3xl">
-        <h2 id="faq-title" className="text-center text-2xl font-semibold tracking-tight sm:text-3xl">
-          Frequently asked questions
-        </h2>
-        <div className="mt-8 divide-y divide-border rounded-xl border border-border bg-card">
-          {PRICING_FAQ.map((item) => (
-            <details key={item.question} className="group px-5 py-4 [&_summary::-webkit-details-marker]:hidden">
-              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-md font-medium">
-                <h3>{item.question}</h3>
-                <span aria-hidden="true" className="text-xl leading-none text-muted-foreground transition-transform group-open:rotate-45">
-                  +
-                </span>
-              </summary>
-              <p className="mt-3 text-sm leading-6 text-muted-foreground">{item.answer}</p>
-            </details>
-          ))}
-        </div>
-      </section>
-
-      <section aria-labelledby="pricing-cta-title" className="mt-20 text-center">
-        <h2 id="pricing-cta-title" className="text-2xl font-semibold tracking-tight sm:text-3xl">
-          Ready to route smarter?
-        </h2>
-        <p className="mt-3 text-muted-foreground">Start with the Free plan today, or talk to us about Enterprise.</p>
-        <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          <Link to="/register" className={buttonClasses('primary', 'lg')}>
-            Start Free Trial
-          </Link>
-          <Link to="/contact" className={buttonClasses('secondary', 'lg')}>
-            Contact Sales
-          </Link>
-        </div>
-      </section>
+      <Prerendered content={PricingDetails} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import type { OnboardingMode } from '@conductor/shared/schemas/onboarding';
 import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { planLabel, useAuth } from '~/lib/auth';
 import { useCompleteOnboarding } from '../api/onboarding';

@@ -6,7 +6,7 @@ import {
 } from '@conductor/shared/schemas/onboarding';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { z } from 'zod';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';

@@ -2,7 +2,7 @@ import type { PublicUser } from '@conductor/shared';
 import { UpdateProfileInput } from '@conductor/shared/schemas/settings';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';

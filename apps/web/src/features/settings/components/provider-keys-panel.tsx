@@ -1,7 +1,7 @@
 import { PROVIDER_IDS, PROVIDER_NAMES, type ProviderId, type PublicUser } from '@conductor/shared';
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';

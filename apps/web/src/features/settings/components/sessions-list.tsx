@@ -1,7 +1,7 @@
 import type { SessionView } from '@conductor/shared/schemas/settings';
 import { useQuery } from '@tanstack/react-query';
 import { Monitor } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '~/lib/toast';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Skeleton } from '~/components/ui/skeleton';

@@ -1,0 +1,11 @@
+import { type HealthResponse, TIMEOUTS_MS } from '@conductor/shared';
+import { publicApi } from '~/lib/api-client';
+import type { PublicQueryOptions } from '~/lib/public-query';
+
+/** `GET /v1/health` for the coming-soon badge, refreshed every 60 s. */
+export const healthQueryOptions = (): PublicQueryOptions<HealthResponse> => ({
+  key: 'public/health',
+  fetch: () => publicApi.get<HealthResponse>('/health'),
+  refetchInterval: TIMEOUTS_MS.healthRefresh,
+  retry: 0,
+});
