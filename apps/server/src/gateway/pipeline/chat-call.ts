@@ -7,6 +7,7 @@ import { chooseKey, type KeyChoice } from '../credentials/upstreams.ts';
 import { errors, GatewayError } from '../gateway-error.ts';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
 import type { Reservation } from '../limits/limit-store.ts';
+import { sseData } from '../providers/common/chunks.ts';
 import { sandboxAnswer, sandboxChunks, sandboxCompletion } from '../providers/sandbox/sandbox.ts';
 import { ClientClosedError, type ResolvedTarget, RouteLog, runWithFailover } from '../routing/failover.ts';
 import { resolvePolicy } from '../routing/policy.ts';
@@ -14,7 +15,7 @@ import { planTargets, type WeightedModel } from '../routing/strategies.ts';
 import { estimatePromptTokens, estimateTokens } from '../tokens/token-count.ts';
 import { Cancellation, sleep } from '../transport/cancellation.ts';
 import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTokens } from './chat-request.ts';
-import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, sseData, startEventStream } from './responses.ts';
+import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, startEventStream } from './responses.ts';
 import { completeOnce, type Exchange } from './upstream-json.ts';
 import { openStream, pumpStream } from './upstream-stream.ts';
 

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { ChatCompletionChunk } from '@conductor/shared/openai/chat';
 import type { FastifyReply } from 'fastify';
 import type { GatewayError } from '../gateway-error.ts';
 
@@ -52,10 +51,6 @@ export function startEventStream(reply: FastifyReply, headers: Record<string, st
     ...headers,
   });
   return response;
-}
-
-export function sseData(chunk: ChatCompletionChunk): string {
-  return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
 export const SSE_DONE = 'data: [DONE]\n\n';

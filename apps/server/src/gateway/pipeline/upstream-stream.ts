@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { CHARS_PER_TOKEN, PROVIDER_NAMES } from '@conductor/shared';
 import type { ChatCompletionChunk, Usage } from '@conductor/shared/openai/chat';
+import { sseData } from '../providers/common/chunks.ts';
 import type { StreamParser } from '../providers/types.ts';
 import { AttemptFailure, type ResolvedTarget } from '../routing/failover.ts';
 import { SseParser } from '../transport/sse-parser.ts';
 import type { UpstreamCall } from '../transport/upstream-client.ts';
-import { SSE_DONE, sseData, sseError } from './responses.ts';
+import { SSE_DONE, sseError } from './responses.ts';
 import { buildUpstreamRequest, type Exchange, failureFrom, isSuccess, rejectStatus, startUpstream } from './upstream-json.ts';
 
 /** An upstream stream that has produced its first chunks but sent nothing to the client yet. */

@@ -34,6 +34,39 @@ export function completionOf(input: {
 }
 
 /**
+ * A content chunk that carries its own SSE text (`data: {…}\n\n`), built from the stream's
+ * fixed prefix and the content's JSON string literal, so the hot path does not serialise the
+ * object again. The text is exactly `JSON.stringify` of the fields; nothing mutates chunks.
+ */
+class EncodedContentChunk implements ChatCompletionChunk {
+  readonly id: string;
+  readonly object = 'chat.completion.chunk' as const;
+  readonly created: number;
+  readonly model: string;
+  readonly choices: ChatCompletionChunk['choices'];
+  readonly #sse: string;
+
+  constructor(id: string, created: number, model: string, content: string, sse: string) {
+    this.id = id;
+    this.created = created;
+    this.model = model;
+    this.choices = [{ index: 0, delta: { content }, finish_reason: null }];
+    this.#sse = sse;
+  }
+
+  static sse(chunk: ChatCompletionChunk): string | undefined {
+    return #sse in chunk ? (chunk as EncodedContentChunk).#sse : undefined;
+  }
+}
+
+/** The SSE event for a chunk: its own text when it has one, else `data: <JSON>`. */
+export function sseData(chunk: ChatCompletionChunk): string {
+  return EncodedContentChunk.sse(chunk) ?? `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+const CONTENT_SUFFIX = '},"finish_reason":null}]}\n\n';
+
+/**
  * Builds the OpenAI chunk sequence every adapter emits, whatever the upstream's event shape
  * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming): a role delta first,
  * content deltas, one chunk carrying `finish_reason`, then a usage chunk with empty `choices`
@@ -48,6 +81,8 @@ export class ChunkSequence {
   #created: number;
   #started = false;
   #finished = false;
+  /** `data: {"id":…,"choices":[{"index":0,"delta":{"content":` once the identity is fixed. */
+  #contentPrefix: string | undefined;
 
   constructor(model: string, makeId: () => string, created: number) {
     this.#model = model;
@@ -93,10 +128,17 @@ export class ChunkSequence {
     return [this.#chunk({ role: 'assistant', content: '' }, null)];
   }
 
-  /** The role delta if not yet sent, then the text (nothing for empty text). */
-  content(text: string): ChatCompletionChunk[] {
+  /**
+   * The role delta if not yet sent, then the text (nothing for empty text). `literal`, when the
+   * caller already has it, is the text as a JSON string literal (`JSON.stringify(text)`).
+   */
+  content(text: string, literal?: string): ChatCompletionChunk[] {
     const chunks = this.start();
-    if (text !== '') chunks.push(this.#chunk({ content: text }, null));
+    if (text === '') return chunks;
+    const id = this.#currentId;
+    this.#contentPrefix ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(this.#created)},"model":${JSON.stringify(this.#model)},"choices":[{"index":0,"delta":{"content":`;
+    const sse = this.#contentPrefix + (literal ?? JSON.stringify(text)) + CONTENT_SUFFIX;
+    chunks.push(new EncodedContentChunk(id, this.#created, this.#model, text, sse));
     return chunks;
   }
 

@@ -89,8 +89,7 @@ function parseChunk(name: string, data: unknown): UpstreamChunk {
   return parsed.data;
 }
 
-function mapChunk(name: string, sequence: ChunkSequence, data: unknown): StreamStep {
-  const chunk = parseChunk(name, data);
+function mapChunk(sequence: ChunkSequence, chunk: UpstreamChunk): StreamStep {
   sequence.identify(chunk.id, chunk.created);
   const step: StreamStep = { chunks: [], done: false };
   // Azure sends a first chunk with empty `choices` carrying only prompt filter results.
@@ -108,12 +107,62 @@ function mapChunk(name: string, sequence: ChunkSequence, data: unknown): StreamS
   return step;
 }
 
+/** A JSON string literal without escapes, quotes or control characters: its text is what lies between the quotes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON strings may not hold.
+const PLAIN_LITERAL = /^"[^"\\\u0000-\u001f]*"$/;
+
+/**
+ * The bytes around the content of an upstream content chunk, learnt from one that was parsed and
+ * checked in full. Upstreams send every content chunk of a stream with the same id, timestamp,
+ * model and fields, so an event that is those same bytes around a plain string literal is that
+ * chunk with other text: the gateway takes the text without parsing the event again.
+ */
+interface ContentTemplate {
+  prefix: string;
+  suffix: string;
+}
+
+const CONTENT_KEY = '"content":';
+const PROBE = 'conductor-template-probe';
+
+/**
+ * The template of a content chunk (one choice, index 0, text, no finish, no usage), if its bytes
+ * show where the text goes: the same bytes around another literal must parse to the text at
+ * `choices[0].delta.content` (a probe checks it, once per stream), whatever else the event holds.
+ */
+function learnTemplate(data: string, chunk: UpstreamChunk): ContentTemplate | undefined {
+  if (chunk.usage || chunk.choices.length !== 1) return undefined;
+  const choice = chunk.choices[0]!;
+  const text = choice.delta.content;
+  if (choice.index !== 0 || choice.finish_reason || choice.delta.role !== undefined || !text) return undefined;
+  const literal = JSON.stringify(text);
+  if (!PLAIN_LITERAL.test(literal)) return undefined;
+  const at = data.indexOf(CONTENT_KEY + literal);
+  if (at === -1) return undefined;
+  const template = { prefix: data.slice(0, at + CONTENT_KEY.length), suffix: data.slice(at + CONTENT_KEY.length + literal.length) };
+  const probe = contentChunk(JSON.parse(`${template.prefix}"${PROBE}"${template.suffix}`));
+  return probe?.choices.length === 1 && probe.choices[0]!.delta.content === PROBE ? template : undefined;
+}
+
+/** The content literal of an event that matches the template, else undefined. */
+function templateLiteral(template: ContentTemplate, data: string): string | undefined {
+  const { prefix, suffix } = template;
+  if (data.length < prefix.length + suffix.length + 3 || !data.startsWith(prefix) || !data.endsWith(suffix)) return undefined;
+  const literal = data.slice(prefix.length, data.length - suffix.length);
+  return PLAIN_LITERAL.test(literal) ? literal : undefined;
+}
+
 /** https://platform.openai.com/docs/api-reference/chat-streaming — `data: {chunk}` events ending in `data: [DONE]`. */
 export function createOpenAiStreamParser(name: string, publicModel: string, context: AdapterContext): StreamParser {
   const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
+  let template: ContentTemplate | undefined;
   return {
     push(event: SseEvent): StreamStep {
       const data = event.data.trim();
+      if (template) {
+        const literal = templateLiteral(template, data);
+        if (literal !== undefined) return { chunks: sequence.content(literal.slice(1, -1), literal), done: false };
+      }
       if (data === '[DONE]') return { chunks: [], done: true };
       if (data === '') return { chunks: [], done: false };
       let json: unknown;
@@ -124,7 +173,11 @@ export function createOpenAiStreamParser(name: string, publicModel: string, cont
       }
       const error = inStreamError(name, json);
       if (error) throw error;
-      return mapChunk(name, sequence, json);
+      const chunk = parseChunk(name, json);
+      // Learnt once per stream: an upstream whose chunks differ in more than their text (a per-chunk
+      // padding field, say) keeps the full parse at the cost of one failed prefix/suffix comparison.
+      template ??= learnTemplate(data, chunk);
+      return mapChunk(sequence, chunk);
     },
   };
 }
