@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseParser } from './sse-parser.ts';
 
@@ -31,5 +32,60 @@ describe('SseParser', () => {
     expect(parser.push('event: ping\n\n')).toEqual([]);
     expect(parser.push('data: last')).toEqual([]);
     expect(parser.end()).toEqual([{ event: undefined, data: 'last' }]);
+  });
+
+  it('reads what the specification reads, for any lines, line endings and chunk boundaries', () => {
+    /** The specification's algorithm, line by line, without the incremental machinery. */
+    const reference = (text: string) => {
+      const events: { event: string | undefined; data: string }[] = [];
+      let data: string[] = [];
+      let event: string | undefined;
+      const lines = text.split(/\r\n|\r|\n/);
+      // The text always ends with a line ending: the last split element is the empty remainder.
+      for (const line of lines.slice(0, -1)) {
+        if (line === '') {
+          if (data.length > 0) events.push({ event, data: data.join('\n') });
+          data = [];
+          event = undefined;
+          continue;
+        }
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        let value = colon === -1 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' ')) value = value.slice(1);
+        if (field === 'data') data.push(value);
+        else if (field === 'event') event = value;
+      }
+      return events;
+    };
+    const value = fc.string({ unit: fc.constantFrom('a', ' ', ':', 'é', '✓', 'x', '{', '"'), maxLength: 8 });
+    const line = fc.oneof(
+      value.map((text) => `data:${text}`),
+      value.map((text) => `data: ${text}`),
+      value.map((text) => `event: ${text}`),
+      value.map((text) => `: ${text}`),
+      value.map((text) => `id: ${text}`),
+      fc.constantFrom('', 'data', 'event', 'retry: 5'),
+    );
+    const stream = fc
+      .array(fc.tuple(line, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 12 })
+      .map((parts) => parts.map(([text, ending]) => text + ending).join(''));
+    fc.assert(
+      fc.property(stream, fc.array(fc.nat(), { maxLength: 3 }), (text, cuts) => {
+        const encoded = bytes(text);
+        const points = [...new Set(cuts.map((cut) => cut % (encoded.length + 1)))].sort((a, b) => a - b);
+        const parser = new SseParser();
+        const events = [];
+        let from = 0;
+        for (const point of [...points, encoded.length]) {
+          events.push(...parser.push(encoded.slice(from, point)));
+          from = point;
+        }
+        events.push(...parser.end());
+        // end() closes the last line and the last event, as a final blank line would.
+        expect(events).toEqual(reference(`${text}\n\n`));
+      }),
+    );
   });
 });

@@ -9,7 +9,8 @@ import type { SseEvent } from '../providers/types.ts';
 export class SseParser {
   readonly #decoder = new TextDecoder();
   #buffer = '';
-  #data: string[] = [];
+  /** The event's data so far (its lines joined by LF), undefined before its first `data` line. */
+  #data: string | undefined;
   #event: string | undefined;
 
   push(chunk: Uint8Array | string): SseEvent[] {
@@ -36,7 +37,7 @@ export class SseParser {
         end = lineFeed;
         next = lineFeed + 1;
       } else break;
-      this.#line(buffer.slice(start, end), events);
+      this.#line(buffer, start, end, events);
       start = next;
     }
     this.#buffer = start === 0 ? buffer : buffer.slice(start);
@@ -48,24 +49,31 @@ export class SseParser {
     const events: SseEvent[] = [];
     const rest = this.#buffer + this.#decoder.decode();
     this.#buffer = '';
-    if (rest !== '') this.#line(rest.replace(/\r$/, ''), events);
-    this.#line('', events);
+    const line = rest.replace(/\r$/, '');
+    if (line !== '') this.#line(line, 0, line.length, events);
+    this.#line('', 0, 0, events);
     return events;
   }
 
-  #line(line: string, events: SseEvent[]): void {
-    if (line === '') {
-      if (this.#data.length > 0) events.push({ event: this.#event, data: this.#data.join('\n') });
-      this.#data = [];
+  /** One line, `buffer[start, end)` (sliced only for what it keeps). */
+  #line(buffer: string, start: number, end: number, events: SseEvent[]): void {
+    if (start === end) {
+      if (this.#data !== undefined) events.push({ event: this.#event, data: this.#data });
+      this.#data = undefined;
       this.#event = undefined;
       return;
     }
-    if (line.charCodeAt(0) === 58) return; // ':' comment
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === 'data') this.#data.push(value);
-    else if (field === 'event') this.#event = value;
+    if (buffer.charCodeAt(start) === 58) return; // ':' comment
+    let colon = buffer.indexOf(':', start);
+    if (colon === -1 || colon > end) colon = end;
+    let from = colon < end ? colon + 1 : end;
+    if (from < end && buffer.charCodeAt(from) === 32) from += 1;
+    const length = colon - start;
+    if (length === 4 && buffer.startsWith('data', start)) {
+      const value = buffer.slice(from, end);
+      this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    } else if (length === 5 && buffer.startsWith('event', start)) {
+      this.#event = buffer.slice(from, end);
+    }
   }
 }
