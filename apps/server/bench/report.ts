@@ -87,6 +87,16 @@ export function printReport(samples: Sample[], connectionsList: number[]): void 
       }
       const floor = rows.get('floor');
       const portkey = rows.get('portkey');
+      if (connections === 10 && floor) {
+        // What a bare passthrough reaches on this machine in this run: the ceiling for the ratio targets.
+        const latency =
+          mode === 'json'
+            ? `added p50 ${fixed(added(floor.p50, direct?.p50), 3)} ms`
+            : `added time to first byte ${fixed(added(floor.ttfb50, direct?.ttfb50), 3)} ms`;
+        verdicts.push(
+          `floor ${mode} (reference, no target): throughput ×${fixed(floor.rps / (portkey?.rps ?? Number.NaN))} Portkey, ${latency}`,
+        );
+      }
       for (const conductor of CONDUCTORS) {
         const ours = rows.get(conductor);
         if (!ours) continue;
