@@ -64,16 +64,29 @@ async function scratchDatabase(): Promise<{ url: string; backends(): Promise<num
   };
 }
 
-async function dbCpuSeconds(target: Target): Promise<number> {
-  if (!target.dbPids) return Number.NaN;
-  let total = 0;
+/** CPU seconds used so far by each database backend working for the target. */
+async function dbCpuByBackend(target: Target): Promise<Map<number, number> | undefined> {
+  if (!target.dbPids) return undefined;
+  const used = new Map<number, number>();
   for (const pid of await target.dbPids()) {
     try {
-      total += cpuSeconds(pid);
+      used.set(pid, cpuSeconds(pid));
     } catch {
       // a backend that ended meanwhile
     }
   }
+  return used;
+}
+
+/**
+ * The backends' CPU between two readings: backends started meanwhile count whole, and one that
+ * ended meanwhile (a pool connection closed when idle) drops out of both sides rather than
+ * making the difference negative.
+ */
+function dbCpuBetween(before: Map<number, number> | undefined, after: Map<number, number> | undefined): number {
+  if (!before || !after) return Number.NaN;
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -174,7 +187,7 @@ async function main(): Promise<void> {
         for (const target of order) {
           let cpuBefore = 0;
           let cpu = 0;
-          const dbBefore = await dbCpuSeconds(target);
+          const dbBefore = await dbCpuByBackend(target);
           const result: LoadResult = await runLoad({
             origin: target.origin,
             connections,
@@ -189,7 +202,7 @@ async function main(): Promise<void> {
             },
           });
           // The database's CPU covers the warm-up too: scaled to the requests of the whole run.
-          const dbCpu = (await dbCpuSeconds(target)) - dbBefore;
+          const dbCpu = dbCpuBetween(dbBefore, await dbCpuByBackend(target));
           if (result.errors > 0)
             process.stdout.write(
               `  ${target.name} ${stream ? 'stream' : 'json'} c=${connections}: ${result.errors} errors (${result.firstError})\n`,
