@@ -28,6 +28,7 @@ export default {
       `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /onboarding\nDisallow: /api/\nDisallow: /auth/\n\nSitemap: ${SITE_URL}/sitemap.xml\n`,
     );
     prioritiseContent(client);
+    trimBrowserManifest(client);
     precompress(client);
   },
 } satisfies Config;
@@ -54,6 +55,26 @@ function prioritiseContent(directory: string): void {
     html = html.replace('<meta charSet="utf-8"/>', `<meta charSet="utf-8"/>${stylesheets.join('')}`);
     if (entry.name === 'index.html') html = html.replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
     writeFileSync(file, html);
+  }
+}
+
+/**
+ * The browser's route manifest (loaded by every page) lists each route's chunks (`imports`)
+ * so that `<Link prefetch>` can preload them, which this app does not use: a route's chunks
+ * load through the module's own imports, and the prerendered pages carry their preloads in
+ * their HTML. Without those lists the manifest is 1.4 KB gzip smaller on every page.
+ */
+function trimBrowserManifest(directory: string): void {
+  const assets = path.join(directory, 'assets');
+  for (const name of readdirSync(assets)) {
+    if (!/^manifest-[\w-]+\.js$/.test(name)) continue;
+    const file = path.join(assets, name);
+    const source = readFileSync(file, 'utf8');
+    const prefix = 'window.__reactRouterManifest=';
+    if (!source.startsWith(prefix)) throw new Error(`${name}: unexpected React Router manifest format`);
+    const manifest = JSON.parse(source.slice(prefix.length).replace(/;\s*$/, '')) as { routes: Record<string, { imports?: string[] }> };
+    for (const route of Object.values(manifest.routes)) delete route.imports;
+    writeFileSync(file, `${prefix}${JSON.stringify(manifest)};`);
   }
 }
 

@@ -8,16 +8,24 @@ import { waitForHydration } from './fixtures';
 export const SCRIPT_BUDGET_KB = { publicPage: 120, dashboardFirstView: 250 } as const;
 
 /**
- * What each public page of the benchmark may load. The docs section is over the public
- * budget (its search, tabs, copy buttons and table of contents); it is held at its current
- * size so that it cannot grow while it gets there (docs/benchmarks.md).
+ * The public pages held to the public budget: the benchmark's four, and every other public
+ * page that fits (`/` in SITE_MODE=waitlist is checked on the waitlist server). Not yet:
+ * `/docs/api` (the generated reference), `/contact` and the support centre's forms and
+ * tickets (docs/benchmarks.md).
  */
-export const PUBLIC_PAGE_BUDGET_KB: Record<string, number> = {
-  '/': SCRIPT_BUDGET_KB.publicPage,
-  '/pricing': SCRIPT_BUDGET_KB.publicPage,
-  '/login': SCRIPT_BUDGET_KB.publicPage,
-  '/docs/quick-start': 126,
-};
+export const PUBLIC_PAGES_ON_BUDGET = [
+  '/',
+  '/pricing',
+  '/docs/quick-start',
+  '/login',
+  '/home',
+  '/about',
+  '/status',
+  '/docs',
+  '/support/community',
+  '/register',
+  '/forgot-password',
+] as const;
 
 const clientDir = process.env.WEB_DIST_DIR ?? path.resolve(import.meta.dirname, '../build/client');
 

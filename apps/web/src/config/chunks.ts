@@ -7,10 +7,11 @@
  * - `framework`: React, React DOM and React Router, on every page;
  * - `app`: what the root and every layout use (auth state, API client, toasts, buttons,
  *   the logo, the icon runtime);
- * - `site`: the public site's header and footer (with the theme switch), not on the sign-in
- *   pages; `auth`: the form parts the sign-in pages share; `tabs`;
- * - `docs`: the docs' components (each section's content and the search index stay chunks
- *   of their own, loaded when used).
+ * - `site`: the public site's header and footer, not on the sign-in pages or the coming-soon
+ *   page; `theme`: the theme switch (site, coming-soon page, dashboard); `auth`: the form
+ *   parts the sign-in pages share; `tabs`;
+ * - `docs`: what every docs page loads (each section's components and content, the search
+ *   and its index stay chunks of their own, loaded when used).
  *
  * Route code stays split by route; the dashboard's libraries (charts, menus, dialogs,
  * TanStack Query) stay out of the public pages. The e2e budget test (e2e/routes.spec.ts)
@@ -29,6 +30,7 @@ const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|react-router)\//;
 const APP = [
   /\/apps\/web\/src\/lib\/(auth|api-client|toast|cn|seo|site-mode)\.tsx?$/,
   /\/apps\/web\/src\/components\/ui\/(button|logo|toaster)\.tsx$/,
+  /\/apps\/web\/src\/components\/ui\/keep-markup\.ts$/,
   /\/apps\/web\/src\/config\/site\.ts$/,
   /\/packages\/shared\/src\/constants\/limits\.ts$/,
   /\/apps\/web\/src\/components\/ui\/lucide-runtime\.ts$/,
@@ -38,12 +40,17 @@ const APP = [
 const AUTH = [
   /\/apps\/web\/src\/components\/ui\/(input|field|label|card)\.tsx$/,
   /\/apps\/web\/src\/components\/layouts\/auth-card\.tsx$/,
-  /\/apps\/web\/src\/features\/auth\/(components\/(password-input|checkbox-field)|hooks\/use-redirect-if-signed-in)\.tsx?$/,
+  /\/apps\/web\/src\/features\/auth\/(components\/(password-input|checkbox-field|email-field)|hooks\/use-redirect-if-signed-in)\.tsx?$/,
   /\/apps\/web\/src\/lib\/use-schema-form\.ts$/,
 ];
 
-/** The docs' components and section registry (not the API reference, which loads on its own page). */
-const DOCS = /\/apps\/web\/src\/(features\/docs\/(components\/[^/]+|docs-registry|docs-nav)|config\/docs)\.tsx?$/;
+/**
+ * What every docs page loads: the layout's parts, the section wrapper and the behaviour of
+ * its markup. A section's components and content, the search and the API reference load
+ * when used (a prerendered section keeps its HTML: see `DocsArticle`).
+ */
+const DOCS =
+  /\/apps\/web\/src\/(features\/docs\/(components\/(docs-article|docs-search-box)|docs-registry|docs-nav|docs-enhance)|config\/docs)\.tsx?$/;
 
 /**
  * The icons the docs' components use that other pages use too: in the `docs` group they would
@@ -56,14 +63,17 @@ const TABS = /\/apps\/web\/src\/components\/ui\/tabs\.tsx$/;
 
 const SITE = /\/apps\/web\/src\/components\/layouts\/(marketing-shell|site-header|site-footer|subscribe-form)\.tsx$/;
 
+/** The theme switch serves the public site, the coming-soon page and the dashboard: a chunk of its own. */
+const THEME = /\/(apps\/web\/src\/components\/ui\/theme-toggle\.tsx|node_modules\/lucide-react\/dist\/esm\/icons\/(sun|moon)\.mjs)$/;
+
 export const CHUNK_GROUPS: ChunkGroup[] = [
   { name: 'framework', priority: 30, test: (id) => FRAMEWORK.test(normalise(id)) },
   { name: 'app', priority: 20, test: (id) => APP.some((pattern) => pattern.test(normalise(id))) },
   { name: 'site', priority: 10, test: (id) => SITE.test(normalise(id)) },
   { name: 'auth', priority: 10, test: (id) => AUTH.some((pattern) => pattern.test(normalise(id))) },
-  // Tabs serve the docs and the sign-up page: a chunk of their own, not part of either group.
+  // Tabs serve the sign-up page (and any page that needs them): a chunk of their own, not part of the `auth` group.
   { name: 'tabs', priority: 10, test: (id) => TABS.test(normalise(id)) },
+  { name: 'theme', priority: 15, test: (id) => THEME.test(normalise(id)) },
   { name: iconChunkName, priority: 6, test: (id) => DOCS_SHARED_ICON.test(normalise(id)) },
   { name: 'docs', priority: 5, test: (id) => DOCS.test(normalise(id)) },
 ];
-

@@ -1,6 +1,7 @@
 import { type ComponentType, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { followInternalLinks } from '~/lib/follow-internal-links';
+import { KEEP_MARKUP } from './keep-markup';
 
 const subscribe = () => () => undefined;
 
@@ -60,9 +61,6 @@ export function RevealHashTarget() {
   }, []);
   return null;
 }
-
-/** Keeps an element's prerendered children as they are (an empty string is never written over them). */
-export const KEEP_MARKUP = { __html: '' } as const;
 
 function isFalse() {
   return false;

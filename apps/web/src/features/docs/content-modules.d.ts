@@ -1,10 +1,6 @@
-declare module '*.md?meta' {
-  const entry: import('./docs-types').DocsMetaEntry;
-  export default entry;
-}
-declare module '*.md?shell' {
-  const shell: import('./docs-types').DocsPageShell;
-  export default shell;
+declare module 'virtual:docs-descriptions' {
+  const descriptions: Record<string, string>;
+  export default descriptions;
 }
 declare module 'virtual:docs-search-index' {
   const entries: import('./docs-types').DocsIndexEntry[];

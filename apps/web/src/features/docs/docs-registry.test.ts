@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DOCS_SECTIONS } from '~/config/docs';
-import { DOCS_META, docsHref, loadSearchIndex, neighbours, resolveSection, searchDocs } from './docs-registry';
+import { DOCS_DESCRIPTIONS, docsHref, neighbours, resolveSection } from './docs-registry';
+import { loadSearchIndex, searchDocs } from './docs-search-index';
 
 describe('docs registry', () => {
   it('has content for every entry of the side navigation, with the same title', async () => {
     const index = await loadSearchIndex();
     for (const item of DOCS_SECTIONS.flatMap((group) => group.items)) {
-      expect(DOCS_META[item.slug]?.title, item.slug).toBe(item.title);
-      expect(index.find((entry) => entry.slug === item.slug)?.headings.length, item.slug).toBeGreaterThanOrEqual(2);
+      const entry = index.find((candidate) => candidate.slug === item.slug);
+      expect(entry?.title, item.slug).toBe(item.title);
+      expect(DOCS_DESCRIPTIONS[item.slug], item.slug).toBe(entry?.description);
+      expect(entry?.description.length, item.slug).toBeGreaterThan(20);
+      expect(entry?.headings.length, item.slug).toBeGreaterThanOrEqual(2);
     }
   });
 

@@ -34,13 +34,3 @@ export interface DocsIndexEntry extends DocsMetaEntry {
 export interface DocsPageData extends DocsIndexEntry {
   blocks: DocsBlock[];
 }
-
-/** A block as the page renders it: without `html` when hydration keeps the prerendered markup. */
-export type DocsRenderBlock = { kind: 'html'; html?: string } | { kind: 'code'; tabs: { label: string; html?: string }[] };
-
-/** What hydrating a prerendered section needs: its structure and headings, not the HTML the page already holds. */
-export interface DocsPageShell {
-  slug: string;
-  headings: DocsHeading[];
-  blocks: DocsRenderBlock[];
-}

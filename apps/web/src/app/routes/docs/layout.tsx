@@ -1,6 +1,5 @@
 import { Outlet, useParams } from 'react-router';
-import { LanguagePreferenceProvider } from '~/features/docs/components/code-group';
-import { DocsSearch } from '~/features/docs/components/docs-search';
+import { DocsSearchBox } from '~/features/docs/components/docs-search-box';
 import { resolveSection } from '~/features/docs/docs-registry';
 import { DocsNav } from '~/features/docs/docs-nav';
 import '~/features/docs/docs.css';
@@ -11,13 +10,11 @@ export default function DocsLayout() {
   return (
     <div className="mx-auto grid max-w-[90rem] gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-10 lg:px-8">
       <aside className="space-y-6 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:self-start lg:overflow-y-auto lg:pb-6">
-        <DocsSearch />
+        <DocsSearchBox />
         <DocsNav current={current} />
       </aside>
       <div className="min-w-0">
-        <LanguagePreferenceProvider>
-          <Outlet />
-        </LanguagePreferenceProvider>
+        <Outlet />
       </div>
     </div>
   );

@@ -1,11 +1,9 @@
 import { LANDING_META } from '@conductor/shared/constants/site-meta';
-import { lazy } from 'react';
-import { MarketingShell } from '~/components/layouts/marketing-shell';
-import { KEEP_MARKUP } from '~/components/ui/prerendered';
+import { type ComponentType, lazy } from 'react';
+import { KEEP_MARKUP } from '~/components/ui/keep-markup';
 import { SITE_NAME } from '~/config/site';
-import { HomePage } from '~/features/marketing/components/home-page';
 import { pageMeta } from '~/lib/seo';
-import { useSiteMode } from '~/lib/site-mode';
+import { type SiteMode, useSiteMode } from '~/lib/site-mode';
 
 /**
  * Prerendered with the home page's title; in SITE_MODE=waitlist the server rewrites the
@@ -22,16 +20,19 @@ export const meta = () => {
   });
 };
 
+const loadHome = () => import('~/features/marketing/components/home-landing');
 const loadComingSoon = () => import('~/features/marketing/components/coming-soon-page');
 
 /**
- * In SITE_MODE=waitlist the coming-soon page is the page: its code loads before hydration
- * (this module waits for it). On the home page it is never loaded (see `WaitlistVariant`).
+ * The page the server chose (SITE_MODE) loads before hydration (this module waits for it);
+ * the other one never loads. The prerender (no document) writes both, with the code it loads
+ * through `lazy`.
  */
-const waitlistModule =
-  typeof document !== 'undefined' && document.documentElement.dataset.siteMode === 'waitlist' ? await loadComingSoon() : null;
-
-/** The prerender writes the coming-soon page with the code it loads here. */
+const servedMode: SiteMode | null =
+  typeof document === 'undefined' ? null : document.documentElement.dataset.siteMode === 'waitlist' ? 'waitlist' : 'home';
+const homeModule = servedMode === 'home' ? await loadHome() : null;
+const waitlistModule = servedMode === 'waitlist' ? await loadComingSoon() : null;
+const PrerenderedHome = lazy(() => loadHome().then((module) => ({ default: module.HomeLanding })));
 const PrerenderedComingSoon = lazy(() => loadComingSoon().then((module) => ({ default: module.ComingSoonPage })));
 
 /** `/`: the home page or the coming-soon page, chosen by the server's SITE_MODE. */
@@ -39,35 +40,37 @@ export default function Landing() {
   const mode = useSiteMode();
   return (
     <>
-      {mode !== 'waitlist' && (
-        <div data-site-variant="home">
-          <MarketingShell>
-            <HomePage />
-          </MarketingShell>
-        </div>
-      )}
-      {mode !== 'home' && <WaitlistVariant />}
+      {mode !== 'waitlist' && <Variant name="home" page={homeModule?.HomeLanding} prerender={PrerenderedHome} />}
+      {mode !== 'home' && <Variant name="waitlist" page={waitlistModule?.ComingSoonPage} prerender={PrerenderedComingSoon} />}
     </>
   );
 }
 
-function WaitlistVariant() {
-  if (waitlistModule) {
+function Variant({
+  name,
+  page: Page,
+  prerender: Prerender,
+}: {
+  name: SiteMode;
+  page: ComponentType | undefined;
+  prerender: ComponentType;
+}) {
+  if (Page) {
     return (
-      <div data-site-variant="waitlist">
-        <waitlistModule.ComingSoonPage />
+      <div data-site-variant={name}>
+        <Page />
       </div>
     );
   }
   if (typeof document === 'undefined') {
     return (
-      <div data-site-variant="waitlist">
-        <PrerenderedComingSoon />
+      <div data-site-variant={name}>
+        <Prerender />
       </div>
     );
   }
-  // Hydrating the home page: the prerendered coming-soon markup (hidden by CSS) stays as it is, without its code,
+  // Hydrating the other page: its prerendered markup (hidden by CSS) stays as it is, without its code,
   // until the mode is known right after hydration and this variant is removed.
   // biome-ignore lint/security/noDangerouslySetInnerHtml: an empty string that keeps the prerendered children (KEEP_MARKUP).
-  return <div data-site-variant="waitlist" dangerouslySetInnerHTML={KEEP_MARKUP} suppressHydrationWarning />;
+  return <div data-site-variant={name} dangerouslySetInnerHTML={KEEP_MARKUP} suppressHydrationWarning />;
 }

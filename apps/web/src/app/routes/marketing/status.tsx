@@ -1,6 +1,5 @@
 import { PageFrame } from '~/components/layouts/page-frame';
 import { StatusPage } from '~/features/marketing/components/status-page';
-import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -13,9 +12,7 @@ export const meta = () =>
 export default function Page() {
   return (
     <PageFrame eyebrow="Status" title="System Status" lead="Live state of every Conductor component and its uptime over the last 90 days.">
-      <QueryProvider>
-        <StatusPage />
-      </QueryProvider>
+      <StatusPage />
     </PageFrame>
   );
 }

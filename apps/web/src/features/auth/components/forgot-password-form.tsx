@@ -3,12 +3,11 @@ import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
-import { Field, fieldAria } from '~/components/ui/field';
-import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { requestPasswordReset } from '../api/password-reset';
+import { EmailField } from './email-field';
 
 /** The shared schema (and zod with it) loads when the form is first used, not with the page. */
 const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.ForgotPasswordRequest);
@@ -60,16 +59,7 @@ export function ForgotPasswordForm() {
       className="space-y-4"
       aria-label="Request a password reset link"
     >
-      <Field id="forgot-email" label="Email" error={errors.email}>
-        <Input
-          {...fieldAria('forgot-email', errors.email)}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@company.com"
-          {...form.register('email')}
-        />
-      </Field>
+      <EmailField id="forgot-email" error={errors.email} {...form.register('email')} />
       <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send reset link'}
       </Button>

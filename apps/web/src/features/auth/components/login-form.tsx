@@ -3,7 +3,6 @@ import type { LoginRequest } from '@conductor/shared/schemas/auth';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
-import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
 import { authStore } from '~/lib/auth';
 import { usePublicQuery } from '~/lib/public-query';
@@ -13,6 +12,7 @@ import { login } from '../api/login';
 import { providersQueryOptions } from '../api/sso';
 import { CheckboxField } from './checkbox-field';
 import { DemoCredentials } from './demo-credentials';
+import { EmailField } from './email-field';
 import { PasswordInput } from './password-input';
 
 /** The shared schema (and zod with it) loads when the form is first used, not with the page. */
@@ -49,22 +49,9 @@ export function LoginForm() {
     <div className="space-y-6">
       {options.data?.demoAccount !== false && <DemoCredentials onUse={fill} />}
       <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Sign in">
-        <Field id="login-email" label="Email" error={errors.email}>
-          <Input
-            {...fieldAria('login-email', errors.email)}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            placeholder="you@company.com"
-            {...form.register('email')}
-          />
-        </Field>
+        <EmailField id="login-email" error={errors.email} {...form.register('email')} />
         <Field id="login-password" label="Password" error={errors.password}>
-          <PasswordInput
-            {...fieldAria('login-password', errors.password)}
-            autoComplete="current-password"
-            {...form.register('password')}
-          />
+          <PasswordInput {...fieldAria('login-password', errors.password)} autoComplete="current-password" {...form.register('password')} />
         </Field>
         <div className="flex flex-wrap items-center justify-between gap-3">
           <CheckboxField id="login-remember" label="Remember me for 30 days" {...form.register('remember')} />

@@ -11,6 +11,7 @@ import { useSchemaForm } from '~/lib/use-schema-form';
 import { register } from '../api/register';
 import { CheckboxField } from './checkbox-field';
 import { showServerFieldErrors } from './form-error';
+import { EmailField } from './email-field';
 import { PasswordInput } from './password-input';
 
 /** The shared schema (and zod with it) loads when the form is first used, not with the page. */
@@ -40,30 +41,12 @@ export function RegisterForm() {
   return (
     <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Create your account">
       <Field id="register-name" label="Full name" error={errors.name}>
-        <Input
-          {...fieldAria('register-name', errors.name)}
-          autoComplete="name"
-          placeholder="Ada Lovelace"
-          {...form.register('name')}
-        />
+        <Input {...fieldAria('register-name', errors.name)} autoComplete="name" placeholder="Ada Lovelace" {...form.register('name')} />
       </Field>
-      <Field id="register-email" label="Email" error={errors.email}>
-        <Input
-          {...fieldAria('register-email', errors.email)}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@company.com"
-          {...form.register('email')}
-        />
-      </Field>
+      <EmailField id="register-email" error={errors.email} {...form.register('email')} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="register-password" label="Password" error={errors.password}>
-          <PasswordInput
-            {...fieldAria('register-password', errors.password)}
-            autoComplete="new-password"
-            {...form.register('password')}
-          />
+          <PasswordInput {...fieldAria('register-password', errors.password)} autoComplete="new-password" {...form.register('password')} />
         </Field>
         <Field id="register-confirm" label="Confirm password" error={errors.confirmPassword}>
           <PasswordInput

@@ -1,10 +1,12 @@
 import { Lock, Unlock } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import reference from 'virtual:docs-api-reference';
 import { DOCS_API_BASE_URL } from '@conductor/shared/constants/api-examples';
 import { cn } from '~/lib/cn';
 import { CodeGroup } from '../components/code-group';
 import { DocsToc } from '../components/docs-toc';
+import { enhanceDocs } from '../docs-enhance';
 import type { DocsHeading } from '../docs-types';
 import type { ApiEndpoint, ApiField } from './reference-types';
 
@@ -126,8 +128,10 @@ export default function ApiReferencePage() {
     { id: `tag-${group.tag.toLowerCase()}`, text: group.tag, depth: 2 as const },
     ...group.endpoints.map((endpoint) => ({ id: endpoint.id, text: endpoint.summary, depth: 3 as const })),
   ]);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => (root.current ? enhanceDocs(root.current) : undefined), []);
   return (
-    <div className="xl:grid xl:grid-cols-[minmax(0,1fr)_14rem] xl:gap-12">
+    <div ref={root} className="xl:grid xl:grid-cols-[minmax(0,1fr)_14rem] xl:gap-12">
       <article className="min-w-0 max-w-[80ch]">
         <p className="text-sm font-semibold text-primary">API Reference</p>
         <h1 className="mt-1 text-3xl font-semibold tracking-tight sm:text-4xl">API Reference</h1>

@@ -1,5 +1,5 @@
 import { Marked, type Token, type Tokens } from 'marked';
-import type { CodeTab, DocsBlock, DocsHeading, DocsIndexEntry, DocsMetaEntry, DocsPageData, DocsPageShell } from '../docs-types';
+import type { CodeTab, DocsBlock, DocsHeading, DocsIndexEntry, DocsPageData } from '../docs-types';
 import { expandFragments } from './fragments';
 import { highlight, normalizeLang } from './highlight';
 
@@ -147,20 +147,6 @@ export async function compileDocsPage(slug: string, source: string): Promise<Doc
   return { slug, title: data.title, description: data.description ?? '', headings, blocks };
 }
 
-export function toMetaEntry(page: DocsPageData): DocsMetaEntry {
-  return { slug: page.slug, title: page.title, description: page.description };
-}
-
 export function toIndexEntry(page: DocsPageData): DocsIndexEntry {
   return { slug: page.slug, title: page.title, description: page.description, headings: page.headings };
-}
-
-export function toShell(page: DocsPageData): DocsPageShell {
-  return {
-    slug: page.slug,
-    headings: page.headings,
-    blocks: page.blocks.map((block) =>
-      block.kind === 'html' ? { kind: 'html' } : { kind: 'code', tabs: block.tabs.map((tab) => ({ label: tab.label })) },
-    ),
-  };
 }

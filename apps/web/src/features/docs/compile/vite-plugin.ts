@@ -4,13 +4,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Plugin } from 'vite';
-import { compileDocsPage, toIndexEntry, toMetaEntry, toShell } from './markdown';
+import { compileDocsPage, toIndexEntry } from './markdown';
 import { type CapturedExamples, compileApiReference, type OpenApiDocument } from './openapi-reference';
 
 export const API_REFERENCE_MODULE = 'virtual:docs-api-reference';
 const RESOLVED_API_REFERENCE = `\0${API_REFERENCE_MODULE}`;
 export const SEARCH_INDEX_MODULE = 'virtual:docs-search-index';
 const RESOLVED_SEARCH_INDEX = `\0${SEARCH_INDEX_MODULE}`;
+export const DESCRIPTIONS_MODULE = 'virtual:docs-descriptions';
+const RESOLVED_DESCRIPTIONS = `\0${DESCRIPTIONS_MODULE}`;
 const CONTENT_PATH = fileURLToPath(new URL('../content/', import.meta.url));
 const CONTENT_DIRECTORY = `${path.sep}features${path.sep}docs${path.sep}content${path.sep}`;
 const SERVER_SCRIPT = fileURLToPath(new URL('../../../../../server/src/modules/support/openapi-document.ts', import.meta.url));
@@ -30,9 +32,8 @@ function loadReferenceSource() {
 
 /**
  * Compiles the docs at build time: each `content/<slug>.md` becomes a module of HTML blocks
- * with code highlighted by shiki (`?meta` gives just its title and description, for page
- * titles and navigation; `?shell` is what hydrating the prerendered page needs: its
- * structure without the HTML), `virtual:docs-search-index` holds the headings of every
+ * with code highlighted by shiki, `virtual:docs-descriptions` holds every section's
+ * description (for the pages' head), `virtual:docs-search-index` the headings of every
  * section for the search box, and `virtual:docs-api-reference` is the API reference built
  * from the server's own OpenAPI document. The browser never downloads a Markdown parser or
  * a highlighter.
@@ -55,6 +56,7 @@ export function docsPlugin(): Plugin {
     resolveId(id) {
       if (id === API_REFERENCE_MODULE) return RESOLVED_API_REFERENCE;
       if (id === SEARCH_INDEX_MODULE) return RESOLVED_SEARCH_INDEX;
+      if (id === DESCRIPTIONS_MODULE) return RESOLVED_DESCRIPTIONS;
       return undefined;
     },
     async load(id) {
@@ -62,23 +64,24 @@ export function docsPlugin(): Plugin {
         const { document, examples } = await loadReferenceSource();
         return `export default ${JSON.stringify(await compileApiReference(document, examples))};`;
       }
-      if (id === RESOLVED_SEARCH_INDEX) {
+      if (id === RESOLVED_SEARCH_INDEX || id === RESOLVED_DESCRIPTIONS) {
         const files = (await readdir(CONTENT_PATH)).filter((name) => name.endsWith('.md')).sort();
-        const entries = await Promise.all(
+        const pages = await Promise.all(
           files.map((name) => {
             const file = path.join(CONTENT_PATH, name);
             this.addWatchFile(file);
-            return compile(file).then(toIndexEntry);
+            return compile(file);
           }),
         );
-        return `export default ${JSON.stringify(entries)};`;
+        const data =
+          id === RESOLVED_SEARCH_INDEX ? pages.map(toIndexEntry) : Object.fromEntries(pages.map((page) => [page.slug, page.description]));
+        return `export default ${JSON.stringify(data)};`;
       }
-      const [file = '', query] = id.split('?');
+      const [file = ''] = id.split('?');
       if (!file.endsWith('.md') || !file.includes(CONTENT_DIRECTORY)) return undefined;
       this.addWatchFile(file);
       const page = await compile(file);
-      const data = query === 'meta' ? toMetaEntry(page) : query === 'shell' ? toShell(page) : page;
-      return `export default ${JSON.stringify(data)};`;
+      return `export default ${JSON.stringify(page)};`;
     },
   };
 }

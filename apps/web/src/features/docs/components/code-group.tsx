@@ -1,103 +1,79 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { KEEP_MARKUP } from '~/components/ui/prerendered';
-import { Tab, TabList, TabPanel, Tabs } from '~/components/ui/tabs';
+import { useId } from 'react';
+import type { CodeTab } from '../docs-types';
 import { CopyButton } from './copy-button';
 
-/** A tab as rendered: its label, and its highlighted HTML unless hydration keeps the prerendered one. */
-type CodeTabView = { label: string; html?: string };
+type CodeTabView = Pick<CodeTab, 'label' | 'html'>;
 
-const STORAGE_KEY = 'conductor.docs.language';
-
-interface LanguagePreference {
-  label: string | null;
-  choose(label: string): void;
-}
-const LanguageContext = createContext<LanguagePreference>({ label: null, choose: () => undefined });
-
-/** One language choice for every tabbed code block of the docs, remembered across visits. */
-export function LanguagePreferenceProvider({ children }: { children: ReactNode }) {
-  const [label, setLabel] = useState<string | null>(null);
-  useEffect(() => {
-    // Read after hydration so the prerendered HTML (first tab) and the first render agree.
-    setLabel(window.localStorage.getItem(STORAGE_KEY));
-  }, []);
-  const choose = useCallback((next: string) => {
-    setLabel(next);
-    try {
-      window.localStorage.setItem(STORAGE_KEY, next);
-    } catch {
-      // Storage may be unavailable (private mode): the choice still applies to this page.
-    }
-  }, []);
-  const value = useMemo(() => ({ label, choose }), [label, choose]);
-  return <LanguageContext value={value}>{children}</LanguageContext>;
-}
-
+const GROUP = 'docs-code-group my-6 overflow-hidden rounded-lg border border-border bg-card';
 const HEADER = 'flex items-center justify-between gap-2 border-b border-border px-2 py-1';
+const TAB =
+  'h-7 shrink-0 rounded-md px-2 text-xs font-medium text-muted-foreground transition-colors hover:text-foreground data-[state=active]:bg-accent data-[state=active]:text-accent-foreground';
 
-/** Highlighted at build time by shiki; the HTML is our own content (kept from the page when hydrating, `html` absent). */
+/** Highlighted at build time by shiki: the HTML is our own content. */
 function Highlighted({ tab }: { tab: CodeTabView }) {
-  return (
-    <div
-      className="docs-code"
-      // biome-ignore lint/security/noDangerouslySetInnerHtml: build-time shiki output of our own code samples.
-      dangerouslySetInnerHTML={tab.html === undefined ? KEEP_MARKUP : { __html: tab.html }}
-      suppressHydrationWarning
-    />
-  );
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: build-time shiki output of our own code samples.
+  return <div className="docs-code" dangerouslySetInnerHTML={{ __html: tab.html }} />;
 }
 
 /**
- * A code block, or several languages of one example as tabs (every panel in the page, the
- * others hidden), each with a copy button that copies the code shown.
+ * A code block, or several languages of one example as WAI-ARIA tabs (every panel in the
+ * page, the others hidden), with a copy button that copies the code shown. The markup of the
+ * first tab selected: choosing a tab, the remembered language and copying are `enhanceDocs`.
  */
 export function CodeGroup({ tabs }: { tabs: CodeTabView[] }) {
-  const { label, choose } = useContext(LanguageContext);
-  const group = useRef<HTMLDivElement>(null);
-  // The code shown, read from the highlighted block itself (its text is the source).
-  const shownCode = () =>
-    (group.current?.querySelector('[role="tabpanel"]:not([hidden]) pre') ?? group.current?.querySelector('.docs-code pre'))?.textContent ?? '';
+  const base = useId();
   const [first] = tabs;
   if (!first) return null;
   if (tabs.length === 1) {
     return (
-      <div ref={group} className="docs-code-group my-6 overflow-hidden rounded-lg border border-border bg-card" data-testid="code-block">
+      <div className={GROUP} data-testid="code-block">
         <div className={HEADER}>
           <span className="px-1 text-xs font-medium text-muted-foreground">{first.label}</span>
-          <CopyButton text={shownCode} />
+          <CopyButton />
         </div>
         <Highlighted tab={first} />
       </div>
     );
   }
-  const active = tabs.find((tab) => tab.label === label) ?? first;
+  const id = (part: 'tab' | 'panel', index: number) => `${base}-${part}-${index}`;
   return (
-    <Tabs
-      ref={group}
-      value={active.label}
-      onValueChange={choose}
-      className="docs-code-group my-6 overflow-hidden rounded-lg border border-border bg-card"
-      data-testid="code-block"
-    >
+    <div className={GROUP} data-testid="code-block" data-docs-tabs="">
       <div className={HEADER}>
-        <TabList aria-label="Language" className="flex min-w-0 gap-1 overflow-x-auto">
-          {tabs.map((tab) => (
-            <Tab
+        <div role="tablist" aria-orientation="horizontal" aria-label="Language" className="flex min-w-0 gap-1 overflow-x-auto">
+          {tabs.map((tab, index) => (
+            <button
               key={tab.label}
-              value={tab.label}
-              className="h-7 shrink-0 rounded-md px-2 text-xs font-medium text-muted-foreground transition-colors hover:text-foreground data-[state=active]:bg-accent data-[state=active]:text-accent-foreground"
+              type="button"
+              role="tab"
+              id={id('tab', index)}
+              aria-selected={index === 0}
+              aria-controls={id('panel', index)}
+              tabIndex={index === 0 ? 0 : -1}
+              data-state={index === 0 ? 'active' : 'inactive'}
+              data-docs-tab={tab.label}
+              className={TAB}
             >
               {tab.label}
-            </Tab>
+            </button>
           ))}
-        </TabList>
-        <CopyButton text={shownCode} />
+        </div>
+        <CopyButton />
       </div>
-      {tabs.map((tab) => (
-        <TabPanel key={tab.label} value={tab.label} keepMounted className="focus-visible:outline-none">
+      {tabs.map((tab, index) => (
+        <div
+          key={tab.label}
+          role="tabpanel"
+          id={id('panel', index)}
+          aria-labelledby={id('tab', index)}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the tabs pattern makes a panel without focusable content reachable by Tab.
+          tabIndex={0}
+          hidden={index !== 0}
+          data-state={index === 0 ? 'active' : 'inactive'}
+          className="focus-visible:outline-none"
+        >
           <Highlighted tab={tab} />
-        </TabPanel>
+        </div>
       ))}
-    </Tabs>
+    </div>
   );
 }

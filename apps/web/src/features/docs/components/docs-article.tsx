@@ -1,80 +1,66 @@
-import { Suspense, use } from 'react';
+import { lazy, type RefObject, Suspense, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { KEEP_MARKUP } from '~/components/ui/keep-markup';
 import { RevealHashTarget, useHydrating } from '~/components/ui/prerendered';
-import { DOCS_SECTIONS } from '~/config/docs';
-import { docsEntry, loadDocsPage, loadDocsShell } from '../docs-registry';
-import type { DocsPageShell } from '../docs-types';
-import { DocsBlocks } from './docs-blocks';
-import { DocsPager } from './docs-pager';
-import { DocsToc } from './docs-toc';
+import { followInternalLinks } from '~/lib/follow-internal-links';
+import { enhanceDocs } from '../docs-enhance';
+
+const ArticleBody = lazy(() => import('./docs-article-body'));
+
+/** The section the page was prerendered with: hydrating it keeps its HTML. */
+const served =
+  typeof document === 'undefined' ? null : document.querySelector<HTMLElement>('article[data-docs-section]')?.dataset.docsSection;
 
 /**
- * The prerendered section this page was served with: hydrating it needs only its shell
- * (structure, code tab labels, headings), since the page already holds its HTML. The shell
- * loads before hydration starts (this module waits for it), so hydration never waits on it:
- * a suspended boundary would be re-rendered from scratch by the first context change.
+ * One section; render it with `key={slug}`, so that another section is a new article (see
+ * `useHydrating`). Hydrating the section the page was served with keeps its HTML and loads
+ * none of its code or content (like `Prerendered`): tabs, copy buttons and the table of
+ * contents get their behaviour from `enhanceDocs`. A client-side navigation loads the
+ * section and renders it. Links inside navigate in the app.
  */
-const served = typeof document === 'undefined' ? null : document.querySelector<HTMLElement>('article[data-docs-section]');
-const servedShell = served?.dataset.docsSection ? await loadDocsShell(served.dataset.docsSection).catch(() => null) : null;
-
-/** Each section's content and headings are their own chunk, for prerendering and client-side navigations. */
-const pages = new Map<string, Promise<DocsPageShell>>();
-function page(slug: string): Promise<DocsPageShell> {
-  let promise = pages.get(slug);
-  if (!promise) {
-    promise = loadDocsPage(slug);
-    pages.set(slug, promise);
+export function DocsArticle({ slug }: { slug: string }) {
+  const keep = useHydrating() && served === slug;
+  const root = useRef<HTMLDivElement>(null);
+  const onClick = followInternalLinks(useNavigate());
+  if (keep) {
+    return (
+      <>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: delegates clicks on the links inside; they stay focusable and keyboard-operable. */}
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: keyboard activation of a link fires this same click event. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: an empty string keeps the prerendered children in place. */}
+        <div ref={root} className={LAYOUT} onClick={onClick} dangerouslySetInnerHTML={KEEP_MARKUP} suppressHydrationWarning />
+        <Enhance root={root} />
+      </>
+    );
   }
-  return promise;
-}
-
-/** The section as this render needs it: its shell when hydrating the page it was served with, else all of it. */
-function useSection(slug: string): DocsPageShell {
-  const hydrating = useHydrating();
-  return hydrating && servedShell?.slug === slug ? servedShell : use(page(slug));
-}
-
-function Content({ slug }: { slug: string }) {
-  return <DocsBlocks blocks={useSection(slug).blocks} />;
-}
-
-function Toc({ slug }: { slug: string }) {
-  return <DocsToc headings={useSection(slug).headings} />;
-}
-
-function ContentSkeleton() {
   return (
-    <div className="mt-8 space-y-3" aria-busy="true">
-      <span className="sr-only">Loading…</span>
-      {[92, 80, 86, 60].map((width) => (
-        <div key={width} className="h-4 animate-pulse rounded bg-muted" style={{ width: `${width}%` }} />
-      ))}
+    // biome-ignore lint/a11y/noStaticElementInteractions: as above.
+    // biome-ignore lint/a11y/useKeyWithClickEvents: as above.
+    <div ref={root} className={LAYOUT} onClick={onClick}>
+      <Suspense fallback={<ArticleSkeleton />}>
+        <ArticleBody slug={slug} />
+        <Enhance root={root} />
+        <RevealHashTarget />
+      </Suspense>
     </div>
   );
 }
 
-/** One section; render it with `key={slug}`, so that another section is a new article (see `useHydrating`). */
-export function DocsArticle({ slug }: { slug: string }) {
-  const entry = docsEntry(slug);
-  const group = DOCS_SECTIONS.find((candidate) => candidate.items.some((item) => item.slug === entry.slug))?.group;
+const LAYOUT = 'xl:grid xl:grid-cols-[minmax(0,1fr)_13rem] xl:gap-12';
+
+/** Gives the section's markup its behaviour once it is on the page. */
+function Enhance({ root }: { root: RefObject<HTMLElement | null> }) {
+  useEffect(() => (root.current ? enhanceDocs(root.current) : undefined), [root]);
+  return null;
+}
+
+function ArticleSkeleton() {
   return (
-    <div className="xl:grid xl:grid-cols-[minmax(0,1fr)_13rem] xl:gap-12">
-      <article className="min-w-0 max-w-[75ch]" data-docs-section={entry.slug}>
-        {group && <p className="text-sm font-semibold text-primary">{group}</p>}
-        <h1 className="mt-1 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">{entry.title}</h1>
-        {entry.description && <p className="mt-3 text-lg text-muted-foreground text-pretty">{entry.description}</p>}
-        <Suspense fallback={<ContentSkeleton />}>
-          <Content slug={entry.slug} />
-          <RevealHashTarget />
-        </Suspense>
-        <DocsPager slug={entry.slug} />
-      </article>
-      <aside className="hidden xl:block">
-        <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
-          <Suspense fallback={null}>
-            <Toc slug={entry.slug} />
-          </Suspense>
-        </div>
-      </aside>
+    <div className="min-w-0 max-w-[75ch] space-y-3" aria-busy="true">
+      <span className="sr-only">Loading…</span>
+      {[40, 92, 80, 86, 60].map((width) => (
+        <div key={width} className="h-4 animate-pulse rounded bg-muted" style={{ width: `${width}%` }} />
+      ))}
     </div>
   );
 }

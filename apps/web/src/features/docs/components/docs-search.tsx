@@ -1,10 +1,10 @@
-import { Search } from 'lucide-react';
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { cn } from '~/lib/cn';
 import { loadMessages } from '~/lib/messages';
-import { loadSearchIndex, searchDocs } from '../docs-registry';
+import { loadSearchIndex, searchDocs } from '../docs-search-index';
 import type { DocsIndexEntry } from '../docs-types';
+import { SearchField, takeOver } from './docs-search-box';
 
 interface SearchData {
   index: DocsIndexEntry[];
@@ -12,11 +12,13 @@ interface SearchData {
 }
 
 /**
- * Searches section titles and headings; `/` focuses it, arrows move, Enter opens. The index
- * (every section's headings) loads when the box gets focus, not with the page.
+ * Searches section titles and headings; arrows move, Enter opens. Loaded, with the index
+ * (every section's headings), when the box (`DocsSearchBox`) is first used: it takes over
+ * the box's text and focus.
  */
-export function DocsSearch() {
-  const [query, setQuery] = useState('');
+export default function DocsSearch({ from }: { from: RefObject<HTMLInputElement | null> }) {
+  const [{ query: initialQuery, focused }] = useState(() => takeOver(from));
+  const [query, setQuery] = useState(initialQuery);
   const [activeIndex, setActiveIndex] = useState(0);
   const [data, setData] = useState<SearchData | null>(null);
   const loading = useRef<Promise<void> | null>(null);
@@ -33,15 +35,10 @@ export function DocsSearch() {
       });
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when it replaces the box.
   useEffect(() => {
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (event.key !== '/' || target?.closest('input, textarea, select, [contenteditable="true"]')) return;
-      event.preventDefault();
-      input.current?.focus();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    load();
+    if (focused) input.current?.focus();
   }, []);
 
   const go = (href: string) => {
@@ -66,22 +63,13 @@ export function DocsSearch() {
   };
 
   return (
-    <div className="relative">
-      <label className="sr-only" htmlFor={`${listId}-input`}>
-        Search documentation
-      </label>
-      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-      <input
+    <>
+      <SearchField
         ref={input}
         id={`${listId}-input`}
-        type="search"
-        role="combobox"
         aria-expanded={open}
         aria-controls={listId}
-        aria-autocomplete="list"
         aria-activedescendant={open && results[activeIndex] ? `${listId}-${activeIndex}` : undefined}
-        autoComplete="off"
-        placeholder="Search docs…"
         value={query}
         onFocus={load}
         onChange={(event) => {
@@ -90,11 +78,7 @@ export function DocsSearch() {
           setActiveIndex(0);
         }}
         onKeyDown={onKeyDown}
-        className="h-9 w-full rounded-md border border-input bg-background pr-8 pl-9 text-sm placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-ring"
       />
-      <kbd className="pointer-events-none absolute top-1/2 right-2 hidden -translate-y-1/2 rounded border border-border px-1.5 font-mono text-[10px] text-muted-foreground sm:block">
-        /
-      </kbd>
       {open && data && (
         <div className="absolute inset-x-0 top-full z-30 mt-1 rounded-md border border-border bg-card p-1 shadow-lg">
           {results.length === 0 ? (
@@ -124,6 +108,6 @@ export function DocsSearch() {
           )}
         </div>
       )}
-    </div>
+    </>
   );
 }

@@ -1,13 +1,13 @@
 import { TIMEOUTS_MS } from '@conductor/shared';
 import type { StatusResponse } from '@conductor/shared/schemas/status';
-import { queryOptions } from '@tanstack/react-query';
 import { publicApi } from '~/lib/api-client';
+import type { PublicQueryOptions } from '~/lib/public-query';
 
-/** `GET /v1/status` for the status page, refreshed every 60 s. */
-export const statusQueryOptions = () =>
-  queryOptions({
-    queryKey: ['public', 'status'],
-    queryFn: ({ signal }) => publicApi.get<StatusResponse>('/status', { signal }),
-    refetchInterval: TIMEOUTS_MS.healthRefresh,
-    staleTime: 0,
-  });
+/** `GET /v1/status` for the status page, refreshed every 60 s (one retry, as the app's query client). */
+export const statusQueryOptions = (): PublicQueryOptions<StatusResponse> => ({
+  key: 'public/status',
+  fetch: () => publicApi.get<StatusResponse>('/status'),
+  refetchInterval: TIMEOUTS_MS.healthRefresh,
+  staleTime: 0,
+  retry: 1,
+});

@@ -1,5 +1,4 @@
 import { SUPPORT } from '@conductor/shared';
-import { waitlistFailureMessage } from '@conductor/shared/constants/waitlist';
 import type { WaitlistResponse, WaitlistSource } from '@conductor/shared/schemas/waitlist';
 import { ApiError, publicApi } from '~/lib/api-client';
 
@@ -9,6 +8,8 @@ export async function joinWaitlist(email: string, source: WaitlistSource): Promi
     const response = await publicApi.post<WaitlistResponse>('/waitlist', { email, source });
     return response.message;
   } catch (error) {
+    // The spec's messages load with the first failure, keeping them off the page's first load.
+    const { waitlistFailureMessage } = await import('@conductor/shared/constants/waitlist');
     throw new Error(waitlistFailureMessage(error instanceof ApiError ? error.status : 0, SUPPORT.email));
   }
 }

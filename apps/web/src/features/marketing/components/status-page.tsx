@@ -1,9 +1,10 @@
 import type { ComponentStatus } from '@conductor/shared';
 import type { StatusComponent } from '@conductor/shared/schemas/status';
-import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, RefreshCw, XCircle } from 'lucide-react';
+import { useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { cn } from '~/lib/cn';
+import { fetchPublicQuery, usePublicQuery } from '~/lib/public-query';
 import { statusQueryOptions } from '../api/status';
 import { UptimeBars } from './uptime-bars';
 
@@ -27,9 +28,13 @@ const TONE: Record<ComponentStatus, { text: string; soft: string; icon: typeof C
 
 /** /status: overall state, each component with its colour, and 90 days of uptime bars. Refreshed every 60 s. */
 export function StatusPage() {
-  const { data, isPending, isError, refetch, isFetching } = useQuery(statusQueryOptions());
+  const { data, isError } = usePublicQuery(statusQueryOptions());
+  const [isFetching, setFetching] = useState(false);
+  const refetch = () => {
+    setFetching(true);
+    void fetchPublicQuery(statusQueryOptions()).finally(() => setFetching(false));
+  };
 
-  if (isPending) return <StatusSkeleton />;
   if (isError && !data) {
     return (
       <div role="alert" className="rounded-xl border border-border bg-card p-6">
@@ -37,7 +42,7 @@ export function StatusPage() {
         <p className="mt-1 text-sm text-muted-foreground">
           The status service did not answer. This can mean a wider problem; try again in a moment.
         </p>
-        <Button variant="secondary" className="mt-4" onClick={() => void refetch()} disabled={isFetching}>
+        <Button variant="secondary" className="mt-4" onClick={refetch} disabled={isFetching}>
           <RefreshCw className={cn('size-4', isFetching && 'animate-spin')} aria-hidden="true" />
           Try again
         </Button>
@@ -45,6 +50,7 @@ export function StatusPage() {
     );
   }
 
+  if (!data) return <StatusSkeleton />;
   const tone = TONE[data.status];
   const platform = data.components.filter((component) => component.group === 'platform');
   const providers = data.components.filter((component) => component.group === 'provider');

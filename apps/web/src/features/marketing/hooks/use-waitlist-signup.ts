@@ -1,6 +1,6 @@
-import { MESSAGES } from '@conductor/shared';
 import type { WaitlistSource } from '@conductor/shared/schemas/waitlist';
 import { useState } from 'react';
+import { loadMessages } from '~/lib/messages';
 import { joinWaitlist } from '../api/waitlist';
 
 export type WaitlistState =
@@ -19,7 +19,7 @@ export function useWaitlistSignup(source: WaitlistSource) {
     // The schema (and zod) loads on first submit, keeping it out of the landing page's bundle.
     const { WaitlistAddress } = await import('@conductor/shared/schemas/waitlist');
     if (!WaitlistAddress.safeParse(email).success) {
-      setState({ kind: 'error', message: MESSAGES.waitlist.invalidEmail });
+      setState({ kind: 'error', message: (await loadMessages()).waitlist.invalidEmail });
       return;
     }
     setState({ kind: 'loading' });
