@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,7 +107,7 @@ describe('server process', () => {
 
   it('serves on PORT and shuts down gracefully on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'conductor-sigterm-'));
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const child = spawn(process.execPath, [serverEntry], {
       env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', DEMO_ACCOUNT: 'off', NODE_ENV: 'test' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -116,7 +117,8 @@ describe('server process', () => {
       output += String(chunk);
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 30_000;
+    // Start-up (type stripping, migrations) can take long on a loaded machine: the test allows it.
+    const deadline = Date.now() + 75_000;
     let health: Response | undefined;
     while (Date.now() < deadline && !health) {
       health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined);
@@ -128,7 +130,19 @@ describe('server process', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('shutting down');
     rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 90_000);
+
+  /** A port the system just handed out and released: free for the child to take. */
+  function freePort(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+  }
 
   function runServer(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve) => {

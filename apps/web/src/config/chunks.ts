@@ -41,8 +41,10 @@ const AUTH = [
   /\/apps\/web\/src\/components\/ui\/(input|field|label|card)\.tsx$/,
   /\/apps\/web\/src\/components\/layouts\/auth-card\.tsx$/,
   /\/apps\/web\/src\/features\/auth\/(components\/(password-input|checkbox-field|email-field)|hooks\/use-redirect-if-signed-in)\.tsx?$/,
-  /\/apps\/web\/src\/lib\/use-schema-form\.ts$/,
 ];
+
+/** The form hook serves the sign-in pages, /contact and the support centre's ticket form: a chunk of its own. */
+const FORM = /\/apps\/web\/src\/lib\/use-schema-form\.ts$/;
 
 /**
  * What every docs page loads: the layout's parts, the section wrapper and the behaviour of
@@ -73,6 +75,7 @@ export const CHUNK_GROUPS: ChunkGroup[] = [
   { name: 'auth', priority: 10, test: (id) => AUTH.some((pattern) => pattern.test(normalise(id))) },
   // Tabs serve the sign-up page (and any page that needs them): a chunk of their own, not part of the `auth` group.
   { name: 'tabs', priority: 10, test: (id) => TABS.test(normalise(id)) },
+  { name: 'form', priority: 10, test: (id) => FORM.test(normalise(id)) },
   { name: 'theme', priority: 15, test: (id) => THEME.test(normalise(id)) },
   { name: iconChunkName, priority: 6, test: (id) => DOCS_SHARED_ICON.test(normalise(id)) },
   { name: 'docs', priority: 5, test: (id) => DOCS.test(normalise(id)) },

@@ -10,7 +10,7 @@ interface FormIssue {
 }
 
 type FormValues = Record<string, string | boolean>;
-type FieldElement = HTMLInputElement;
+type FieldElement = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 export type FormErrors<TValues> = Partial<Record<keyof TValues, string>>;
 
 /** The first message per field, as react-hook-form's zod resolver reports them. */
@@ -53,7 +53,8 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
 
   const values = useCallback((): TValues => {
     const current: FormValues = { ...defaultValues };
-    for (const [name, element] of fields.current) current[name] = element.type === 'checkbox' ? element.checked : element.value;
+    for (const [name, element] of fields.current)
+      current[name] = element instanceof HTMLInputElement && element.type === 'checkbox' ? element.checked : element.value;
     return current as TValues;
   }, [defaultValues]);
 
@@ -97,6 +98,18 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
     if (focus) setFocus(name);
   };
 
+  /** Back to the default values, as a fresh form (no messages, not submitted). */
+  const reset = () => {
+    submitted.current = false;
+    setSubmitted(false);
+    setErrors({});
+    for (const [name, element] of fields.current) {
+      const initial = defaultValues[name];
+      if (element instanceof HTMLInputElement && element.type === 'checkbox') element.checked = initial === true;
+      else element.value = typeof initial === 'string' ? initial : '';
+    }
+  };
+
   const handleSubmit = (onValid: (data: TOutput) => Promise<void> | void) => async (event: FormEvent) => {
     event.preventDefault();
     setSubmitting(true);
@@ -118,5 +131,17 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
     }
   };
 
-  return { register, errors, isSubmitting, isSubmitted, handleSubmit, setValue, setFocus, setError, preload: loadSchema };
+  return {
+    register,
+    errors,
+    isSubmitting,
+    isSubmitted,
+    handleSubmit,
+    getValues: values,
+    setValue,
+    reset,
+    setFocus,
+    setError,
+    preload: loadSchema,
+  };
 }

@@ -1,15 +1,8 @@
 import { z } from 'zod';
+import { CONTACT_TOPICS } from './contact-topics.ts';
 import { Email, PersonName } from './fields.ts';
 
-export const CONTACT_TOPICS = ['sales', 'partnerships', 'press', 'security', 'other'] as const;
-export type ContactTopic = (typeof CONTACT_TOPICS)[number];
-export const CONTACT_TOPIC_LABELS: Record<ContactTopic, string> = {
-  sales: 'Sales and Enterprise plans',
-  partnerships: 'Partnerships',
-  press: 'Press and media',
-  security: 'Security',
-  other: 'Something else',
-};
+export * from './contact-topics.ts';
 
 export const CONTACT_MESSAGES = {
   topicRequired: 'Choose what your message is about',

@@ -1,32 +1,14 @@
 import { z } from 'zod';
 import { Email } from './fields.ts';
+import { ATTACHMENT_MAX_FILES, ATTACHMENT_TYPES, type AttachmentType, TICKET_CATEGORIES, TICKET_PRIORITIES } from './support-options.ts';
+
+export * from './support-options.ts';
 
 /** Support tickets (spec section 3, "Support ticket form"): one contract for the form, the server and the OpenAPI document. */
-export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
-export const TICKET_CATEGORIES = ['technical', 'billing', 'account', 'feature-request', 'other'] as const;
 export const TicketPriority = z.enum(TICKET_PRIORITIES);
 export type TicketPriority = z.infer<typeof TicketPriority>;
 export const TicketCategory = z.enum(TICKET_CATEGORIES);
 export type TicketCategory = z.infer<typeof TicketCategory>;
-
-export const TICKET_PRIORITY_LABELS: Record<TicketPriority, string> = {
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-  urgent: 'Urgent',
-};
-export const TICKET_CATEGORY_LABELS: Record<TicketCategory, string> = {
-  technical: 'Technical',
-  billing: 'Billing & Plans',
-  account: 'Account',
-  'feature-request': 'Feature request',
-  other: 'Other',
-};
-
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-export const ATTACHMENT_MAX_FILES = 5;
-export const ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
-export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
 export const TICKET_MESSAGES = {
   subjectRequired: 'Subject is required',

@@ -1,17 +1,13 @@
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_MAX_FILES,
-  ATTACHMENT_SIGNATURE_BYTES,
-  detectAttachmentType,
-  TICKET_MESSAGES,
-} from '@conductor/shared/schemas/support';
-
 /**
  * Checks attachments in the browser before anything is uploaded, with the server's own rules:
  * PNG, JPG or PDF by their content (magic bytes, not the name), 10 MB each, 5 at most.
- * Returns the first problem, or null. The server checks again.
+ * Returns the first problem, or null. The server checks again. The rules load with the first
+ * check (the shared module builds the ticket schema too, which the page does not load up front).
  */
 export async function checkAttachments(files: File[]): Promise<string | null> {
+  const { ATTACHMENT_MAX_BYTES, ATTACHMENT_MAX_FILES, ATTACHMENT_SIGNATURE_BYTES, detectAttachmentType, TICKET_MESSAGES } = await import(
+    '@conductor/shared/schemas/support'
+  );
   if (files.length > ATTACHMENT_MAX_FILES) return TICKET_MESSAGES.tooManyAttachments;
   for (const file of files) {
     if (file.size > ATTACHMENT_MAX_BYTES) return TICKET_MESSAGES.attachmentTooLarge(file.name);

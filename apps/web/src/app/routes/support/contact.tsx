@@ -1,5 +1,4 @@
 import { ContactSupportPage } from '~/features/support/components/contact-support-page';
-import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -10,9 +9,5 @@ export const meta = () =>
   );
 
 export default function SupportContact() {
-  return (
-    <QueryProvider>
-      <ContactSupportPage />
-    </QueryProvider>
-  );
+  return <ContactSupportPage />;
 }

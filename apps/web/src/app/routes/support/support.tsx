@@ -1,14 +1,9 @@
 import { SupportCentre } from '~/features/support/components/support-centre';
-import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
   pageMeta('Support', 'Search the Conductor help centre, read the FAQ, check system status or open a support ticket.', '/support');
 
 export default function Support() {
-  return (
-    <QueryProvider>
-      <SupportCentre />
-    </QueryProvider>
-  );
+  return <SupportCentre />;
 }

@@ -1,18 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { CONTACT_MESSAGES, CONTACT_TOPIC_LABELS, CONTACT_TOPICS, ContactRequest } from '@conductor/shared/schemas/contact';
+import type { ContactRequest } from '@conductor/shared/schemas/contact';
 import { CheckCircle2, Loader2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
-import { type FieldPath, useForm } from 'react-hook-form';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { Button } from '~/components/ui/button';
 import { ApiError } from '~/lib/api-client';
 import { useAuth } from '~/lib/auth';
 import { cn } from '~/lib/cn';
+import { useSchemaForm } from '~/lib/use-schema-form';
 import { sendContactMessage } from '../api/contact';
+import { CONTACT_TOPIC_LABELS, CONTACT_TOPICS } from '@conductor/shared/schemas/contact-topics';
 
-type ContactInput = z.input<typeof ContactRequest>;
 type ContactOutput = z.output<typeof ContactRequest>;
+type FieldName = keyof typeof DEFAULT_VALUES;
+
+/** The shared schema (and zod with it) loads when the form is first used, not with the page. */
+const loadContact = () => import('@conductor/shared/schemas/contact');
+const loadSchema = () => loadContact().then((module) => module.ContactRequest);
+const DEFAULT_VALUES = { name: '', email: '', company: '', topic: '', message: '' };
 
 const inputClass = (invalid: boolean) =>
   cn(
@@ -43,49 +48,52 @@ export function ContactForm() {
 
 function ContactFormFields({ onSent }: { onSent(result: { reference: string; message: string }): void }) {
   const { user } = useAuth();
+  const userName = user?.name;
+  const userEmail = user?.email;
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ContactInput, unknown, ContactOutput>({
-    resolver: zodResolver(ContactRequest),
-    values: useMemo(
-      () => ({ name: user?.name ?? '', email: user?.email ?? '', company: '', topic: '' as ContactInput['topic'], message: '' }),
-      [user?.name, user?.email],
-    ),
-    resetOptions: { keepDirtyValues: true },
-  });
+  const form = useSchemaForm<typeof DEFAULT_VALUES, ContactOutput>({ schema: loadSchema, defaultValues: DEFAULT_VALUES });
+  const { register, errors, isSubmitting } = form;
 
-  const onSubmit = handleSubmit(async (values) => {
+  // A signed-in user's name and e-mail fill the fields they have not typed in yet.
+  const latest = useRef(form);
+  latest.current = form;
+  useEffect(() => {
+    const current = latest.current.getValues();
+    if (userName && !current.name) latest.current.setValue('name', userName);
+    if (userEmail && !current.email) latest.current.setValue('email', userEmail);
+  }, [userName, userEmail]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
       const response = await sendContactMessage(values);
       onSent({ reference: response.reference, message: response.message });
     } catch (error) {
       if (error instanceof ApiError && error.fields) {
-        for (const [field, message] of Object.entries(error.fields)) setError(field as FieldPath<ContactInput>, { message });
+        for (const [field, message] of Object.entries(error.fields))
+          if (field in DEFAULT_VALUES) form.setError(field as FieldName, message);
       }
-      setFailure(error instanceof ApiError && error.status === 429 ? error.message : CONTACT_MESSAGES.failure);
+      // The module is loaded already: the form was validated with its schema before sending.
+      setFailure(error instanceof ApiError && error.status === 429 ? error.message : (await loadContact()).CONTACT_MESSAGES.failure);
     }
   });
 
-  const field = (name: FieldPath<ContactInput>) => ({
+  const field = (name: FieldName) => ({
     id: `contact-${name}`,
     'aria-invalid': Boolean(errors[name]),
     'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
   });
-  const error = (name: FieldPath<ContactInput>) =>
+  const error = (name: FieldName) =>
     errors[name] ? (
       <p id={`contact-${name}-error`} className="mt-1 text-sm text-danger">
-        {errors[name]?.message}
+        {errors[name]}
       </p>
     ) : null;
 
   return (
     <form
       onSubmit={onSubmit}
+      onFocus={() => void form.preload()}
       noValidate
       className="space-y-5 rounded-xl border border-border bg-card p-6 shadow-sm"
       aria-label="Contact form"

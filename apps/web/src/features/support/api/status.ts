@@ -1,9 +1,8 @@
 import { TIMEOUTS_MS } from '@conductor/shared';
 import type { ComponentStatus, HealthResponse } from '@conductor/shared/schemas/health';
 import type { StatusResponse } from '@conductor/shared/schemas/status';
-import { queryOptions } from '@tanstack/react-query';
 import { publicApi } from '~/lib/api-client';
-import { supportKeys } from './tickets';
+import type { PublicQueryOptions } from '~/lib/public-query';
 
 /** Spec "Service status item": name, status, uptime. */
 export interface ServiceStatusItem {
@@ -45,9 +44,10 @@ async function fetchSystemStatus(): Promise<SystemStatus> {
   }
 }
 
-export const systemStatusQueryOptions = queryOptions({
-  queryKey: supportKeys.status(),
-  queryFn: fetchSystemStatus,
+/** A public read (`usePublicQuery`): the support pages do not load TanStack Query for it. */
+export const systemStatusQueryOptions: PublicQueryOptions<SystemStatus> = {
+  key: 'support:status',
+  fetch: fetchSystemStatus,
   refetchInterval: TIMEOUTS_MS.healthRefresh,
   staleTime: TIMEOUTS_MS.healthRefresh,
-});
+};

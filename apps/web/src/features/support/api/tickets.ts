@@ -1,19 +1,12 @@
 import { MESSAGES } from '@conductor/shared';
-import { type SupportTicketCreated, type SupportTicketFields, SupportTicketList } from '@conductor/shared/schemas/support';
-import { queryOptions } from '@tanstack/react-query';
-import { api, ApiError } from '~/lib/api-client';
+import type { SupportTicketCreated, SupportTicketFields } from '@conductor/shared/schemas/support';
+import { ApiError } from '~/lib/api-client';
 
 export const supportKeys = {
   all: ['support'] as const,
   tickets: () => [...supportKeys.all, 'tickets'] as const,
   status: () => [...supportKeys.all, 'status'] as const,
 };
-
-/** The signed-in user's tickets, newest first. */
-export const ticketsQueryOptions = queryOptions({
-  queryKey: supportKeys.tickets(),
-  queryFn: async () => SupportTicketList.parse(await api.get('/support/tickets')).tickets,
-});
 
 /**
  * Sends the ticket as multipart form data. XMLHttpRequest rather than fetch, because only it

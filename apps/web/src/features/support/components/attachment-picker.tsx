@@ -1,7 +1,7 @@
-import { ATTACHMENT_MAX_FILES } from '@conductor/shared/schemas/support';
 import { FileText, ImageIcon, Paperclip, X } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { formatBytes } from '../attachments';
+import { ATTACHMENT_MAX_FILES } from '@conductor/shared/schemas/support-options';
 
 /** File input for PNG, JPG and PDF attachments, with the chosen files listed and removable. */
 export function AttachmentPicker({

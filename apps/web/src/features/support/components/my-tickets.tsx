@@ -1,65 +1,31 @@
-import { TICKET_CATEGORY_LABELS, TICKET_PRIORITY_LABELS } from '@conductor/shared/schemas/support';
-import { useQuery } from '@tanstack/react-query';
-import { Inbox, Paperclip } from 'lucide-react';
-import { Badge } from '~/components/ui/badge';
+import { lazy, Suspense } from 'react';
 import { Skeleton } from '~/components/ui/skeleton';
-import { EmptyState, ErrorState } from '~/components/ui/state-panels';
 import { useAuth } from '~/lib/auth';
-import { ticketsQueryOptions } from '../api/tickets';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** The list and TanStack Query load only for a signed-in user. */
+const MyTicketsList = lazy(() => import('./my-tickets-list'));
 
 /** A signed-in user's tickets, newest first. Nothing for visitors. */
 export function MyTickets() {
   const { isAuthenticated } = useAuth();
-  const tickets = useQuery({ ...ticketsQueryOptions, enabled: isAuthenticated });
   if (!isAuthenticated) return null;
   return (
     <section aria-labelledby="my-tickets-title" className="mt-10">
       <h3 id="my-tickets-title" className="text-lg font-semibold">
         Your tickets
       </h3>
-      <div className="mt-4">
-        {tickets.isPending ? (
-          <div className="space-y-2" aria-busy="true">
-            <Skeleton className="h-14" />
-            <Skeleton className="h-14" />
+      <Suspense
+        fallback={
+          <div className="mt-4">
+            <div className="space-y-2" aria-busy="true">
+              <Skeleton className="h-14" />
+              <Skeleton className="h-14" />
+            </div>
           </div>
-        ) : tickets.isError ? (
-          <ErrorState title="Could not load your tickets" message={tickets.error.message} onRetry={() => tickets.refetch()} />
-        ) : tickets.data.length === 0 ? (
-          <EmptyState icon={Inbox} title="No tickets yet">
-            Tickets you submit while signed in appear here, with their number and status.
-          </EmptyState>
-        ) : (
-          <ul className="divide-y divide-border rounded-lg border border-border bg-card" aria-label="Your tickets">
-            {tickets.data.map((ticket) => (
-              <li key={ticket.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm">
-                <span className="font-mono text-muted-foreground">#{ticket.number}</span>
-                <span className="min-w-0 flex-1 truncate font-medium">{ticket.subject}</span>
-                <span className="text-muted-foreground">
-                  {TICKET_CATEGORY_LABELS[ticket.category]} · {TICKET_PRIORITY_LABELS[ticket.priority]}
-                </span>
-                {ticket.attachments.length > 0 && (
-                  <span
-                    className="flex items-center gap-1 text-muted-foreground"
-                    title={ticket.attachments.map((file) => file.filename).join(', ')}
-                  >
-                    <Paperclip className="size-3.5" aria-hidden />
-                    {ticket.attachments.length}
-                  </span>
-                )}
-                <Badge tone={ticket.status === 'open' ? 'accent' : 'neutral'} className="capitalize">
-                  {ticket.status}
-                </Badge>
-                <time dateTime={ticket.createdAt} className="text-xs text-muted-foreground">
-                  {dateTime.format(new Date(ticket.createdAt))}
-                </time>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+        }
+      >
+        <MyTicketsList />
+      </Suspense>
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import type { ComponentStatus } from '@conductor/shared/schemas/health';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Card } from '~/components/ui/card';
 import { Skeleton } from '~/components/ui/skeleton';
 import { cn } from '~/lib/cn';
+import { fetchPublicQuery, usePublicQuery } from '~/lib/public-query';
 import { systemStatusQueryOptions } from '../api/status';
 
 const LABEL: Record<ComponentStatus, string> = { operational: 'Operational', degraded: 'Degraded', outage: 'Outage' };
@@ -17,26 +17,30 @@ const OVERALL: Record<ComponentStatus, string> = {
 
 /** System status from the live health checks (refreshed every 60 seconds). */
 export function StatusCard() {
-  const status = useQuery(systemStatusQueryOptions);
+  const status = usePublicQuery(systemStatusQueryOptions);
   return (
     <Card className="p-6" aria-labelledby="status-title">
       <h2 id="status-title" className="font-semibold">
         System Status
       </h2>
-      {status.isPending ? (
+      {status.isError ? (
+        <p className="mt-4 text-sm text-muted-foreground" role="alert">
+          Status is unavailable right now.{' '}
+          <button
+            type="button"
+            onClick={() => void fetchPublicQuery(systemStatusQueryOptions)}
+            className="font-medium text-primary hover:underline"
+          >
+            Try again
+          </button>
+        </p>
+      ) : status.isPending || !status.data ? (
         <div className="mt-4 space-y-3" aria-busy="true">
           <span className="sr-only">Loading system status…</span>
           {[0, 1, 2, 3].map((row) => (
             <Skeleton key={row} className="h-5" />
           ))}
         </div>
-      ) : status.isError ? (
-        <p className="mt-4 text-sm text-muted-foreground" role="alert">
-          Status is unavailable right now.{' '}
-          <button type="button" onClick={() => status.refetch()} className="font-medium text-primary hover:underline">
-            Try again
-          </button>
-        </p>
       ) : (
         <>
           <p className={cn('mt-3 flex items-center gap-2 text-sm font-medium', TEXT[status.data.overall])} data-testid="overall-status">

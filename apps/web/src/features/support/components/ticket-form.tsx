@@ -1,78 +1,80 @@
-import {
-  type SupportTicket,
-  SupportTicketFields,
-  TICKET_CATEGORIES,
-  TICKET_CATEGORY_LABELS,
-  TICKET_MESSAGES,
-  TICKET_PRIORITIES,
-  TICKET_PRIORITY_LABELS,
-  type TicketCategory,
-} from '@conductor/shared/schemas/support';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
+import type { SupportTicket, SupportTicketFields } from '@conductor/shared/schemas/support';
 import { CheckCircle2, Info } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input, inputClasses } from '~/components/ui/input';
 import { Select } from '~/components/ui/select';
 import { ApiError } from '~/lib/api-client';
 import { useAuth } from '~/lib/auth';
-import { supportKeys, submitTicket } from '../api/tickets';
+import { type FormSchema, useSchemaForm } from '~/lib/use-schema-form';
 import { checkAttachments } from '../attachments';
+import {
+  TICKET_CATEGORIES,
+  TICKET_CATEGORY_LABELS,
+  TICKET_PRIORITIES,
+  TICKET_PRIORITY_LABELS,
+} from '@conductor/shared/schemas/support-options';
 import { AttachmentPicker } from './attachment-picker';
-
-type Values = z.input<typeof SupportTicketFields>;
 
 export interface TicketPrefill {
   subject: string;
-  category: TicketCategory;
+  category: (typeof TICKET_CATEGORIES)[number];
   note: string;
   /** Changes on every request to prefill, so the same prefill can be applied twice. */
   nonce: number;
 }
 
-/** Visitors also give a name and an e-mail address (signed-in users' come from their account). */
-function schemaFor(signedIn: boolean) {
-  if (signedIn) return SupportTicketFields;
-  return SupportTicketFields.superRefine((values, context) => {
-    if (!values.name?.trim()) context.addIssue({ code: 'custom', path: ['name'], message: TICKET_MESSAGES.nameRequired });
-    if (!values.email?.trim()) context.addIssue({ code: 'custom', path: ['email'], message: TICKET_MESSAGES.emailRequired });
-  });
+/** The shared module (schema, messages, and zod with them) loads when the form is first used, not with the page. */
+const loadSupport = () => import('@conductor/shared/schemas/support');
+
+/**
+ * The schema for whoever is filling the form in when it is checked: visitors also give a name
+ * and an e-mail address (signed-in users' come from their account).
+ */
+function schemaFor(signedIn: { current: boolean }) {
+  return async (): Promise<FormSchema<SupportTicketFields>> => {
+    const { SupportTicketFields, TICKET_MESSAGES } = await loadSupport();
+    const visitor = SupportTicketFields.superRefine((values, context) => {
+      if (!values.name?.trim()) context.addIssue({ code: 'custom', path: ['name'], message: TICKET_MESSAGES.nameRequired });
+      if (!values.email?.trim()) context.addIssue({ code: 'custom', path: ['email'], message: TICKET_MESSAGES.emailRequired });
+    });
+    return { safeParse: (values) => (signedIn.current ? SupportTicketFields : visitor).safeParse(values) };
+  };
 }
 
-const EMPTY: Values = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
+const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
+type FieldName = keyof typeof EMPTY;
 
 /** The support ticket form: subject, priority, category, description and attachments, with upload progress. */
 export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
   const { user, isAuthenticated } = useAuth();
-  const queryClient = useQueryClient();
-  // The form outlives sign-in state changes: the resolver reads the current state when it runs.
+  // The form outlives sign-in state changes: the schema reads the current state when it runs.
   const signedIn = useRef(isAuthenticated);
   signedIn.current = isAuthenticated;
-  const resolver = useMemo<Resolver<Values>>(
-    () => (values, context, options) => zodResolver(schemaFor(signedIn.current))(values, context, options),
-    [],
-  );
-  const form = useForm<Values>({ resolver, defaultValues: EMPTY });
+  const [schema] = useState(() => schemaFor(signedIn));
+  const form = useSchemaForm<typeof EMPTY, SupportTicketFields>({ schema, defaultValues: EMPTY });
   const [files, setFiles] = useState<File[]>([]);
   const [attachmentError, setAttachmentError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [created, setCreated] = useState<SupportTicket | null>(null);
   const container = useRef<HTMLDivElement>(null);
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting } = form;
 
+  // A prefill shows the form (after a created ticket, once it is back on screen) and fills it in.
+  const latest = useRef(form);
+  latest.current = form;
+  const applied = useRef<number | null>(null);
   useEffect(() => {
-    if (!prefill) return;
-    setCreated(null);
-    form.setValue('subject', prefill.subject);
-    form.setValue('category', prefill.category);
+    if (!prefill || applied.current === prefill.nonce) return;
+    if (created) return setCreated(null);
+    applied.current = prefill.nonce;
+    latest.current.setValue('subject', prefill.subject);
+    latest.current.setValue('category', prefill.category);
     container.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    form.setFocus('description');
-  }, [prefill, form]);
+    latest.current.setFocus('description');
+  }, [prefill, created]);
 
   const addFiles = async (added: File[]) => {
     if (added.length === 0) return;
@@ -88,17 +90,25 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
     if (problem) return setAttachmentError(problem);
     setProgress(0);
     try {
-      const result = await submitTicket(SupportTicketFields.parse(values), files, setProgress);
+      // The upload code (and the messages it reports with) loads with the first ticket sent.
+      const { submitTicket } = await import('../api/tickets');
+      const result = await submitTicket(values, files, setProgress);
       setCreated(result.ticket);
-      form.reset(EMPTY);
+      form.reset();
       setFiles([]);
       setAttachmentError(null);
-      void queryClient.invalidateQueries({ queryKey: supportKeys.tickets() });
+      // The signed-in user's list (and TanStack Query with it) is loaded only when shown.
+      if (signedIn.current) {
+        void Promise.all([import('~/lib/query-client'), import('../api/tickets')]).then(([{ queryClient }, { supportKeys }]) =>
+          queryClient.invalidateQueries({ queryKey: supportKeys.tickets() }),
+        );
+      }
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : TICKET_MESSAGES.failure;
+      // The module is loaded already: the form was checked with its schema before sending.
+      const message = error instanceof ApiError ? error.message : (await loadSupport()).TICKET_MESSAGES.failure;
       if (error instanceof ApiError && error.fields?.attachments) setAttachmentError(error.fields.attachments);
       for (const [name, text] of Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {})) {
-        if (name in EMPTY) form.setError(name as keyof Values, { message: text });
+        if (name in EMPTY) form.setError(name as FieldName, text);
       }
       setSubmitError(message);
     } finally {
@@ -138,14 +148,14 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
           {prefill.note}
         </p>
       )}
-      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Support ticket">
+      <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Support ticket">
         {!isAuthenticated ? (
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field id="ticket-name" label="Name" error={errors.name?.message}>
-              <Input {...fieldAria('ticket-name', errors.name?.message)} autoComplete="name" {...form.register('name')} />
+            <Field id="ticket-name" label="Name" error={errors.name}>
+              <Input {...fieldAria('ticket-name', errors.name)} autoComplete="name" {...form.register('name')} />
             </Field>
-            <Field id="ticket-email" label="Email" error={errors.email?.message}>
-              <Input {...fieldAria('ticket-email', errors.email?.message)} type="email" autoComplete="email" {...form.register('email')} />
+            <Field id="ticket-email" label="Email" error={errors.email}>
+              <Input {...fieldAria('ticket-email', errors.email)} type="email" autoComplete="email" {...form.register('email')} />
             </Field>
           </div>
         ) : (
@@ -153,16 +163,16 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
             Signed in as <strong className="text-foreground">{user?.email}</strong>: we&apos;ll reply there.
           </p>
         )}
-        <Field id="ticket-subject" label="Subject" error={errors.subject?.message}>
+        <Field id="ticket-subject" label="Subject" error={errors.subject}>
           <Input
-            {...fieldAria('ticket-subject', errors.subject?.message)}
+            {...fieldAria('ticket-subject', errors.subject)}
             placeholder="Brief description of your issue"
             {...form.register('subject')}
           />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="ticket-priority" label="Priority" error={errors.priority?.message}>
-            <Select {...fieldAria('ticket-priority', errors.priority?.message)} className="w-full" {...form.register('priority')}>
+          <Field id="ticket-priority" label="Priority" error={errors.priority}>
+            <Select {...fieldAria('ticket-priority', errors.priority)} className="w-full" {...form.register('priority')}>
               {TICKET_PRIORITIES.map((priority) => (
                 <option key={priority} value={priority}>
                   {TICKET_PRIORITY_LABELS[priority]}
@@ -170,8 +180,8 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
               ))}
             </Select>
           </Field>
-          <Field id="ticket-category" label="Category" error={errors.category?.message}>
-            <Select {...fieldAria('ticket-category', errors.category?.message)} className="w-full" {...form.register('category')}>
+          <Field id="ticket-category" label="Category" error={errors.category}>
+            <Select {...fieldAria('ticket-category', errors.category)} className="w-full" {...form.register('category')}>
               {TICKET_CATEGORIES.map((category) => (
                 <option key={category} value={category}>
                   {TICKET_CATEGORY_LABELS[category]}
@@ -180,9 +190,9 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
             </Select>
           </Field>
         </div>
-        <Field id="ticket-description" label="Description" error={errors.description?.message}>
+        <Field id="ticket-description" label="Description" error={errors.description}>
           <textarea
-            {...fieldAria('ticket-description', errors.description?.message)}
+            {...fieldAria('ticket-description', errors.description)}
             rows={6}
             placeholder="What happened, what you expected, and the x-request-id of a failing request if you have one"
             className={inputClasses('h-auto min-h-32 py-2')}
