@@ -1,26 +1,15 @@
 import { ChatCompletionRequest } from '@conductor/shared/openai/chat';
 import { SANDBOX_LATENCY_HEADER, SANDBOX_MAX_LATENCY_MS } from '@conductor/shared/openai/models';
 import { GatewayError } from '../gateway-error.ts';
+import { plainChatRequest } from './plain-request.ts';
 
 /** Members of the OpenAI API this tool-free gateway does not serve: refused rather than silently dropped. */
 const UNSUPPORTED = ['tools', 'tool_choice', 'functions', 'function_call', 'parallel_tool_calls', 'audio', 'modalities'] as const;
 
-/** The body, validated by the shared schema; the first problem is named with its path as `param`. */
+/** The body, validated by the shared schema (its usual shape member by member, plain-request.ts); the first problem is named with its path as `param`. */
 export function parseChatRequest(body: unknown): ChatCompletionRequest {
-  const result = ChatCompletionRequest.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const path = issue?.path.map(String).join('.') ?? '';
-    const message = issue?.message ?? 'Invalid request';
-    throw new GatewayError(
-      400,
-      'invalid_request_error',
-      'invalid_request',
-      path === '' ? `Invalid request body: ${message}` : `Invalid body field '${path}': ${message}`,
-      { param: path === '' ? null : path },
-    );
-  }
-  const data = result.data as ChatCompletionRequest & Record<string, unknown>;
+  const request = plainChatRequest(body) ?? schemaParse(body);
+  const data = request as ChatCompletionRequest & Record<string, unknown>;
   for (const name of UNSUPPORTED) {
     if (data[name] !== undefined && data[name] !== null) {
       throw new GatewayError(
@@ -33,6 +22,23 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
         },
       );
     }
+  }
+  return request;
+}
+
+function schemaParse(body: unknown): ChatCompletionRequest {
+  const result = ChatCompletionRequest.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue?.path.map(String).join('.') ?? '';
+    const message = issue?.message ?? 'Invalid request';
+    throw new GatewayError(
+      400,
+      'invalid_request_error',
+      'invalid_request',
+      path === '' ? `Invalid request body: ${message}` : `Invalid body field '${path}': ${message}`,
+      { param: path === '' ? null : path },
+    );
   }
   return result.data;
 }
