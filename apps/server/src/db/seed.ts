@@ -11,7 +11,7 @@ import { insertInvoice, saveSubscription } from '../modules/billing/billing.repo
 import { invoiceNumber } from '../modules/billing/billing.service.ts';
 import { generateDemoEvents } from '../modules/usage/demo-history.ts';
 import { recordUsageEvents } from '../modules/usage/usage.writer.ts';
-import { findUserByEmail, insertUser } from '../modules/users/users.repository.ts';
+import { deleteUsers, findUserByEmail, insertUser } from '../modules/users/users.repository.ts';
 import type { Database } from './client.ts';
 import { apiKeys, usageEvents, users } from './schema/index.ts';
 
@@ -27,7 +27,7 @@ const PAST_INVOICES = 4;
 export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'database' | 'clock'>, log: FastifyBaseLogger): Promise<void> {
   const { db } = context.database;
   if (context.env.DEMO_ACCOUNT === 'off') {
-    await db.delete(users).where(eq(users.isDemo, true));
+    await deleteUsers(db, eq(users.isDemo, true));
     return;
   }
   const now = context.clock.now();

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { usageDaily, usageEvents } from '../../db/schema/index.ts';
 import { recordUsageEvents, type UsageEventInput } from '../../modules/usage/usage.writer.ts';
+import { deleteUsers } from '../../modules/users/users.repository.ts';
+import { users } from '../../db/schema/index.ts';
 import { writeUsageBatch } from './usage-batch.repository.ts';
 
 const event = (userId: string, overrides: Partial<UsageEventInput>): UsageEventInput => ({
@@ -30,6 +32,9 @@ const batch = (userId: string): UsageEventInput[] => [
   event(userId, { streamed: true, createdAt: new Date('2025-03-01T23:59:59.999Z') }),
   event(userId, { environment: 'test', provider: 'sandbox', costMicros: 0, apiKeyId: null }),
   event(userId, { createdAt: new Date('2025-03-02T00:00:00Z'), model: 'o\'quote "model"' }),
+  // Text COPY's CSV and the JSON form must carry as they are: separators, quotes, line breaks,
+  // backslashes, the end-of-data marker, non-ASCII, and an empty string (not NULL).
+  event(userId, { model: 'a,b;"c""d"\n\\.\r\ttab \\N é 😀', errorType: '', apiKeyId: '' }),
 ];
 
 describe('writeUsageBatch', () => {
@@ -62,6 +67,32 @@ describe('writeUsageBatch', () => {
       );
     expect(await events(viaBatch)).toEqual(await events(viaWriter));
     expect(await daily(viaBatch)).toEqual(await daily(viaWriter));
-    expect((await daily(viaBatch)).reduce((sum, row) => sum + row.requests, 0)).toBe(10);
+    expect((await daily(viaBatch)).reduce((sum, row) => sum + row.requests, 0)).toBe(2 * batch(viaBatch).length);
+  });
+
+  it('replaces NUL in caller-chosen text instead of failing the batch', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    await writeUsageBatch(db, [event(userId, { model: 'bad\u0000model', errorType: 'x\u0000' })]);
+    const [row] = await db.select().from(usageEvents).where(eq(usageEvents.userId, userId));
+    expect(row?.model).toBe('bad\uFFFDmodel');
+    expect(row?.errorType).toBe('x\uFFFD');
+    const [daily] = await db.select().from(usageDaily).where(eq(usageDaily.userId, userId));
+    expect(daily?.model).toBe('bad\uFFFDmodel');
+  });
+
+  it('keeps no events of a deleted account: deleteUsers removes them, and a later batch for it rolls back whole', async () => {
+    const db = harness.app.context.database.db;
+    const kept = (await createUserWithSession(harness.app)).user.id;
+    const removed = (await createUserWithSession(harness.app)).user.id;
+    await writeUsageBatch(db, [...batch(kept), ...batch(removed)]);
+    expect(await deleteUsers(db, eq(users.id, removed))).toBe(1);
+    const count = async (userId: string) => (await db.select().from(usageEvents).where(eq(usageEvents.userId, userId))).length;
+    expect(await count(removed)).toBe(0);
+    expect(await db.select().from(usageDaily).where(eq(usageDaily.userId, removed))).toEqual([]);
+    expect(await count(kept)).toBe(batch(kept).length);
+    // usage_events has no foreign key; the rollup's, checked in the same transaction, refuses the batch.
+    await expect(writeUsageBatch(db, batch(removed))).rejects.toThrow();
+    expect(await count(removed)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
+import { deleteUsers } from '../users/users.repository.ts';
 
 export async function listLiveSessionsOfUser(db: Database, userId: string, now: number) {
   return db
@@ -20,5 +21,5 @@ export async function emailTakenByAnother(db: Database, email: string, userId: s
 }
 
 export async function deleteUserRow(db: Database, userId: string): Promise<void> {
-  await db.delete(users).where(eq(users.id, userId));
+  await deleteUsers(db, eq(users.id, userId));
 }

@@ -1,6 +1,6 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { providerKeys, usageDaily, users } from '../../db/schema/index.ts';
+import { providerKeys, usageDaily, usageEvents, users } from '../../db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -53,4 +53,25 @@ export async function listProviderKeySummaries(db: Database, userId: string) {
     .from(providerKeys)
     .where(eq(providerKeys.userId, userId))
     .orderBy(providerKeys.provider);
+}
+
+/**
+ * Deletes the accounts `where` selects: the rows that reference an account cascade with it, and
+ * its usage events (which carry no foreign key, schema/index.ts) go after it in the same
+ * transaction. The account goes first: a metering batch still writing for it holds its row
+ * (through `usage_daily`'s key) until it commits, so its events are there to be deleted, and a
+ * later batch fails on that key and rolls back.
+ */
+export async function deleteUsers(db: Database, where: SQL): Promise<number> {
+  return db.transaction(async (tx) => {
+    const removed = await tx.delete(users).where(where).returning({ id: users.id });
+    if (removed.length > 0)
+      await tx.delete(usageEvents).where(
+        inArray(
+          usageEvents.userId,
+          removed.map((row) => row.id),
+        ),
+      );
+    return removed.length;
+  });
 }
