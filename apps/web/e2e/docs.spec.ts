@@ -189,4 +189,34 @@ test.describe('docs tools', () => {
     await expect(chat.getByText('API key required')).toBeVisible();
     await expect(chat.getByText('"object": "chat.completion"')).toBeVisible();
   });
+
+  test('the API reference keeps its behaviour: copy buttons, client-side navigation, the OpenAPI document', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/docs/api');
+    await waitForHydration(page);
+    const chat = page.locator('section#post-v1-chat-completions');
+    const block = chat.getByTestId('code-block').first();
+    await block.getByRole('button', { name: 'Copy code' }).click();
+    await expect(block.getByRole('button', { name: 'Copied' })).toHaveText('Copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('/v1/chat/completions');
+
+    // Another section, then back to the reference without a page load.
+    await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Models' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Models');
+    await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'All endpoints' }).click();
+    await expect(page).toHaveURL(/\/docs\/api$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('API Reference');
+    await expect(page.getByRole('heading', { level: 3, name: 'Create a chat completion' })).toBeVisible();
+    await expect(chat.getByText('API key required')).toBeVisible();
+
+    // The document the reference is generated from is the server's: the link loads it (here a stand-in page, which
+    // has an icon where the browser would otherwise ask for /favicon.ico), not an app route.
+    await page.route('**/v1/openapi.json', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><title>OpenAPI document</title>' }),
+    );
+    const loaded = page.waitForRequest((request) => request.url().endsWith('/v1/openapi.json') && request.isNavigationRequest());
+    await page.getByRole('link', { name: '/v1/openapi.json' }).click();
+    await loaded;
+    await expect(page).toHaveTitle('OpenAPI document');
+  });
 });

@@ -147,6 +147,79 @@ test.describe('support centre', () => {
     expect(posted).toBe(false);
   });
 
+  test('the ticket form keeps what a visitor typed, picked and submitted while its code loads', async ({ page }) => {
+    // The form's code (loaded on first use) is held back until the visitor has filled part of it in and pressed Submit.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let requested = false;
+    await page.route(/\/assets\/ticket-panel-[\w-]+\.js$/, async (route) => {
+      requested = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto('/support/contact');
+    await waitForHydration(page);
+    expect(requested).toBe(false);
+
+    await page.getByLabel('Name', { exact: true }).fill('Ada Visitor');
+    await page.getByLabel('Email', { exact: true }).fill(`ada-${Date.now()}@example.com`);
+    await page.getByLabel('Subject').fill('Slow connection');
+    await page.getByLabel('Priority').selectOption('high');
+    await page.getByLabel('Attachments').setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    expect(requested).toBe(true);
+    release();
+
+    // The submit is made again with the form's own checks: the empty description is refused and focused.
+    await expect(page.getByText(TICKET_MESSAGES.descriptionRequired)).toBeVisible();
+    await expect(page.getByLabel('Description')).toBeFocused();
+    await expect(page).toHaveURL(/\/support\/contact$/);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ada Visitor');
+    await expect(page.getByLabel('Subject')).toHaveValue('Slow connection');
+    await expect(page.getByLabel('Priority')).toHaveValue('high');
+    await expect(page.getByRole('list', { name: 'Attached files' })).toContainText('screenshot.png');
+
+    await page.getByLabel('Description').fill('Uploads stall on a slow connection.');
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'created' })).toContainText(/Ticket #\d+ created/);
+    await expect(page.getByRole('status').filter({ hasText: 'created' })).toContainText('Attached: screenshot.png');
+  });
+
+  test('typing goes on in the same field when the form has loaded', async ({ page }) => {
+    await page.goto('/support');
+    await waitForHydration(page);
+    const subject = page.getByLabel('Subject');
+    await subject.click();
+    await page.keyboard.type('Streams stop');
+    await page.waitForLoadState('networkidle');
+    await page.keyboard.type(' after a minute');
+    await expect(subject).toHaveValue('Streams stop after a minute');
+    await expect(subject).toBeFocused();
+  });
+
+  test('after a client-side navigation the pages render in full', async ({ page }) => {
+    await page.goto('/support/contact');
+    await waitForHydration(page);
+    await page.getByRole('link', { name: 'help centre' }).click();
+    await expect(page).toHaveURL(/\/support$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('How can we help?');
+    const questions = page.getByRole('list', { name: 'Questions' });
+    await page.getByRole('searchbox', { name: 'Search for help' }).fill('proration');
+    await expect(questions.locator('summary')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Start Chat' }).click();
+    await expect(page.getByLabel('Subject')).toHaveValue('Live chat request');
+    await expect(page.getByTestId('overall-status')).toBeVisible();
+
+    await page.getByRole('link', { name: 'All ways to reach us' }).click();
+    await expect(page).toHaveURL(/\/support\/contact$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Support');
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    await expect(page.getByText(TICKET_MESSAGES.nameRequired)).toBeVisible();
+    await expect(page.getByLabel('Name', { exact: true })).toBeFocused();
+  });
+
   test('the community page is a real page', async ({ page }) => {
     await page.goto('/support/community');
     await waitForHydration(page);

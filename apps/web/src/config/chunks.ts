@@ -9,7 +9,7 @@
  *   the logo, the icon runtime);
  * - `site`: the public site's header and footer, not on the sign-in pages or the coming-soon
  *   page; `theme`: the theme switch (site, coming-soon page, dashboard); `auth`: the form
- *   parts the sign-in pages share; `tabs`;
+ *   parts the sign-in pages share; `tabs`; `form`; `card`;
  * - `docs`: what every docs page loads (each section's components and content, the search
  *   and its index stay chunks of their own, loaded when used).
  *
@@ -38,10 +38,13 @@ const APP = [
 
 /** What the sign-in pages share (all of it used by /login). */
 const AUTH = [
-  /\/apps\/web\/src\/components\/ui\/(input|field|label|card)\.tsx$/,
+  /\/apps\/web\/src\/components\/ui\/(input|field|label)\.tsx$/,
   /\/apps\/web\/src\/components\/layouts\/auth-card\.tsx$/,
   /\/apps\/web\/src\/features\/auth\/(components\/(password-input|checkbox-field|email-field)|hooks\/use-redirect-if-signed-in)\.tsx?$/,
 ];
+
+/** The card serves the sign-in pages and the support pages' live parts (system status): a chunk of its own. */
+const CARD = /\/apps\/web\/src\/components\/ui\/card\.tsx$/;
 
 /** The form hook serves the sign-in pages, /contact and the support centre's ticket form: a chunk of its own. */
 const FORM = /\/apps\/web\/src\/lib\/use-schema-form\.ts$/;
@@ -76,6 +79,8 @@ export const CHUNK_GROUPS: ChunkGroup[] = [
   // Tabs serve the sign-up page (and any page that needs them): a chunk of their own, not part of the `auth` group.
   { name: 'tabs', priority: 10, test: (id) => TABS.test(normalise(id)) },
   { name: 'form', priority: 10, test: (id) => FORM.test(normalise(id)) },
+  // Above `auth`, whose auth-card would otherwise take the card along (a group takes in what its modules import).
+  { name: 'card', priority: 12, test: (id) => CARD.test(normalise(id)) },
   { name: 'theme', priority: 15, test: (id) => THEME.test(normalise(id)) },
   { name: iconChunkName, priority: 6, test: (id) => DOCS_SHARED_ICON.test(normalise(id)) },
   { name: 'docs', priority: 5, test: (id) => DOCS.test(normalise(id)) },

@@ -1,19 +1,11 @@
 import { OVERAGE_USD_PER_1K_TOKENS, SUPPORT } from './limits.ts';
 import { MODELS } from './models.ts';
 import { PROVIDER_IDS } from './providers.ts';
+import type { FaqItem } from './faq-categories.ts';
+
+export { FAQ_CATEGORIES, type FaqCategory, type FaqItem, matchesFaq } from './faq-categories.ts';
 
 /** The support centre's FAQ (spec section 3, "FAQ item"), in the spec's three categories. */
-export const FAQ_CATEGORIES = ['Getting Started', 'Billing & Plans', 'Technical'] as const;
-export type FaqCategory = (typeof FAQ_CATEGORIES)[number];
-
-export interface FaqItem {
-  question: string;
-  answer: string;
-  category: FaqCategory;
-  /** Where to read more. */
-  link?: { label: string; href: string };
-}
-
 export const FAQ_ITEMS: readonly FaqItem[] = [
   {
     category: 'Getting Started',
@@ -129,13 +121,3 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     answer: `Open a ticket below or e-mail ${SUPPORT.email}. Our team works ${SUPPORT.hours} and replies to e-mail ${SUPPORT.responseTime}.`,
   },
 ];
-
-/** Case-insensitive match of every word of `query` in the question or the answer. */
-export function matchesFaq(item: FaqItem, query: string): boolean {
-  const text = `${item.question} ${item.answer}`.toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => text.includes(word));
-}

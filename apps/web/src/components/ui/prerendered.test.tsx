@@ -10,12 +10,13 @@ const SERVER_HTML = '<main><div class="contents"><p>Prerendered text <a href="/p
 function setUp() {
   const load = vi.fn(async () => ({ default: () => <p>Loaded text</p> }));
   const Content = lazy(load);
+  const onShow = vi.fn();
   const router = createMemoryRouter([
     {
       path: '/',
       element: (
         <main>
-          <Prerendered content={Content} />
+          <Prerendered content={Content} onShow={onShow} />
         </main>
       ),
     },
@@ -23,7 +24,7 @@ function setUp() {
   ]);
   const container = document.createElement('div');
   document.body.append(container);
-  return { load, router, container };
+  return { load, onShow, router, container };
 }
 
 afterEach(() => {
@@ -47,12 +48,13 @@ describe('Prerendered', () => {
     expect(router.state.location.pathname).toBe('/pricing');
   });
 
-  it('loads and renders the component on a client-side render', async () => {
-    const { load, router, container } = setUp();
+  it('loads and renders the component on a client-side render, and says when it is shown', async () => {
+    const { load, onShow, router, container } = setUp();
     await act(async () => {
       createRoot(container).render(<RouterProvider router={router} />);
     });
     await waitFor(() => expect(screen.getByText('Loaded text')).toBeInTheDocument());
     expect(load).toHaveBeenCalledTimes(1);
+    expect(onShow).toHaveBeenCalledTimes(1);
   });
 });

@@ -12,9 +12,10 @@ const subscribe = () => () => undefined;
  * JavaScript carries only what is interactive. A client-side navigation to the page loads
  * and renders it like any lazy component. Links inside navigate in the app.
  *
- * The wrapper is `display: contents`, so it does not change the layout.
+ * The wrapper is `display: contents`, so it does not change the layout. `onShow` is called
+ * when the content has loaded after a client-side render (a hydrated page has it from the start).
  */
-export function Prerendered({ content: Content }: { content: ComponentType }) {
+export function Prerendered({ content: Content, onShow }: { content: ComponentType; onShow?: () => void }) {
   const keep = useHydrating();
   const navigate = useNavigate();
   const onClick = followInternalLinks(navigate);
@@ -32,7 +33,7 @@ export function Prerendered({ content: Content }: { content: ComponentType }) {
     <div className="contents" onClick={onClick}>
       <Suspense fallback={null}>
         <Content />
-        <RevealHashTarget />
+        <RevealHashTarget onShow={onShow} />
       </Suspense>
     </div>
   );
@@ -52,12 +53,14 @@ export function useHydrating(): boolean {
 
 /**
  * Place beside content that loads after a navigation: when it arrives, the element the URL's
- * #hash names (which the router looked for too early) is scrolled into view.
+ * #hash names (which the router looked for too early) is scrolled into view, and `onShow` is called.
  */
-export function RevealHashTarget() {
+export function RevealHashTarget({ onShow }: { onShow?: (() => void) | undefined }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the content arrives.
   useEffect(() => {
     const id = decodeURIComponent(window.location.hash.slice(1));
     if (id) document.getElementById(id)?.scrollIntoView();
+    onShow?.();
   }, []);
   return null;
 }

@@ -1,10 +1,7 @@
-import { lazy, Suspense } from 'react';
 import { DocsArticle } from '~/features/docs/components/docs-article';
 import { API_REFERENCE_SLUG, docsEntry, docsHref, resolveSection } from '~/features/docs/docs-registry';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/section';
-
-const ApiReferencePage = lazy(() => import('~/features/docs/api-reference/api-reference-page'));
 
 export const meta = ({ params }: Route.MetaArgs) => {
   const slug = resolveSection(params.section);
@@ -19,14 +16,8 @@ export const meta = ({ params }: Route.MetaArgs) => {
   return pageMeta(`${entry.title} · Docs`, entry.description, docsHref(slug));
 };
 
+/** A docs section, or the generated API reference (/docs/api), both kept as prerendered HTML when the page hydrates. */
 export default function DocsSection({ params }: Route.ComponentProps) {
   const slug = resolveSection(params.section);
-  if (slug === API_REFERENCE_SLUG) {
-    return (
-      <Suspense fallback={<p className="text-muted-foreground">Loading the API reference…</p>}>
-        <ApiReferencePage />
-      </Suspense>
-    );
-  }
   return <DocsArticle key={slug} slug={slug} />;
 }

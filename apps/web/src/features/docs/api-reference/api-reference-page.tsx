@@ -1,12 +1,11 @@
 import { Lock, Unlock } from 'lucide-react';
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import reference from 'virtual:docs-api-reference';
 import { DOCS_API_BASE_URL } from '@conductor/shared/constants/api-examples';
 import { cn } from '~/lib/cn';
 import { CodeGroup } from '../components/code-group';
 import { DocsToc } from '../components/docs-toc';
-import { enhanceDocs } from '../docs-enhance';
+import { API_REFERENCE_SLUG } from '../docs-registry';
 import type { DocsHeading } from '../docs-types';
 import type { ApiEndpoint, ApiField } from './reference-types';
 
@@ -122,17 +121,19 @@ function Endpoint({ endpoint }: { endpoint: ApiEndpoint }) {
   );
 }
 
-/** /docs/api: every /v1 endpoint, rendered at build time from the server's own OpenAPI document. */
+/**
+ * /docs/api: every /v1 endpoint, rendered at build time from the server's own OpenAPI document.
+ * Shown by `DocsArticle` like a section: the prerendered page keeps this markup when it
+ * hydrates and loads neither this component nor the reference's data.
+ */
 export default function ApiReferencePage() {
   const headings: DocsHeading[] = reference.groups.flatMap((group) => [
     { id: `tag-${group.tag.toLowerCase()}`, text: group.tag, depth: 2 as const },
     ...group.endpoints.map((endpoint) => ({ id: endpoint.id, text: endpoint.summary, depth: 3 as const })),
   ]);
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => (root.current ? enhanceDocs(root.current) : undefined), []);
   return (
-    <div ref={root} className="xl:grid xl:grid-cols-[minmax(0,1fr)_14rem] xl:gap-12">
-      <article className="min-w-0 max-w-[80ch]">
+    <>
+      <article className="min-w-0 max-w-[80ch]" data-docs-section={API_REFERENCE_SLUG}>
         <p className="text-sm font-semibold text-primary">API Reference</p>
         <h1 className="mt-1 text-3xl font-semibold tracking-tight sm:text-4xl">API Reference</h1>
         <p className="mt-3 text-lg text-muted-foreground">
@@ -173,6 +174,6 @@ export default function ApiReferencePage() {
           <DocsToc headings={headings} />
         </div>
       </aside>
-    </div>
+    </>
   );
 }

@@ -35,6 +35,8 @@ export function AttachmentPicker({
       <input
         ref={input}
         id={id}
+        // Names the input for `FormSnapshot` (the form reads the files from state, not from the form data).
+        name="attachments"
         type="file"
         multiple
         disabled={disabled}

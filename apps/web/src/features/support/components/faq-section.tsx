@@ -1,12 +1,18 @@
-import { MESSAGES } from '@conductor/shared';
-import { FAQ_CATEGORIES, FAQ_ITEMS, type FaqCategory, matchesFaq } from '@conductor/shared/constants/faq';
-import { ChevronDown } from 'lucide-react';
-import { Link } from 'react-router';
+import { FAQ_CATEGORIES } from '@conductor/shared/constants/faq-categories';
+import { lazy, useEffect, useRef, useState } from 'react';
+import { Prerendered } from '~/components/ui/prerendered';
 import { cn } from '~/lib/cn';
+import { type FaqFilter, filterFaq } from './faq-filter';
 
-export type FaqFilter = FaqCategory | 'All';
+export type { FaqFilter } from './faq-filter';
 
-/** The FAQ, filtered by category and by the search text; each answer expands and collapses. */
+const FaqQuestions = lazy(() => import('./support-centre-sections').then((module) => ({ default: module.FaqQuestions })));
+
+/**
+ * The FAQ, filtered by category and by the search text; each answer expands and collapses
+ * (`<details>`). The questions and answers are prerendered and kept as HTML when the page
+ * hydrates: the filter shows and hides them in place (`filterFaq`), so the page loads no FAQ text.
+ */
 export function FaqSection({
   query,
   category,
@@ -16,9 +22,17 @@ export function FaqSection({
   category: FaqFilter;
   onCategory: (category: FaqFilter) => void;
 }) {
-  const items = FAQ_ITEMS.filter((item) => (category === 'All' || item.category === category) && matchesFaq(item, query));
+  const root = useRef<HTMLElement>(null);
+  // After a client-side navigation the questions arrive later: the filter applies again then.
+  const [shown, setShown] = useState(0);
+  // One element for the life of the section: the page's re-renders never reach the questions, which the filter rearranges.
+  const [questions] = useState(() => <Prerendered content={FaqQuestions} onShow={() => setShown((count) => count + 1)} />);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `shown` changes when the questions arrive: they are filtered then too.
+  useEffect(() => {
+    if (root.current) filterFaq(root.current, query, category);
+  }, [query, category, shown]);
   return (
-    <section aria-labelledby="faq-title">
+    <section ref={root} aria-labelledby="faq-title">
       <h2 id="faq-title" className="text-2xl font-semibold tracking-tight">
         Frequently Asked Questions
       </h2>
@@ -41,35 +55,7 @@ export function FaqSection({
           </button>
         ))}
       </fieldset>
-      {items.length === 0 ? (
-        <p className="mt-6 rounded-lg border border-dashed border-border px-4 py-8 text-center text-muted-foreground" role="status">
-          {MESSAGES.support.noResults}
-        </p>
-      ) : (
-        <ul className="mt-6 divide-y divide-border rounded-lg border border-border bg-card" aria-label="Questions">
-          {items.map((item) => (
-            <li key={item.question}>
-              <details className="group">
-                <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-4 py-4 font-medium [&::-webkit-details-marker]:hidden">
-                  <span>{item.question}</span>
-                  <ChevronDown className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-180" aria-hidden />
-                </summary>
-                <div className="px-4 pb-4 text-sm leading-6 text-muted-foreground">
-                  <p>{item.answer}</p>
-                  <p className="mt-2 flex flex-wrap items-center gap-3 text-xs">
-                    <span className="rounded-full bg-muted px-2 py-0.5">{item.category}</span>
-                    {item.link && (
-                      <Link to={item.link.href} className="font-medium text-primary hover:underline">
-                        {item.link.label} →
-                      </Link>
-                    )}
-                  </p>
-                </div>
-              </details>
-            </li>
-          ))}
-        </ul>
-      )}
+      {questions}
     </section>
   );
 }

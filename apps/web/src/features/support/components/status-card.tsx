@@ -1,10 +1,14 @@
 import type { ComponentStatus } from '@conductor/shared/schemas/health';
+import { lazy } from 'react';
 import { Link } from 'react-router';
 import { Card } from '~/components/ui/card';
-import { Skeleton } from '~/components/ui/skeleton';
+import { Prerendered } from '~/components/ui/prerendered';
 import { cn } from '~/lib/cn';
 import { fetchPublicQuery, usePublicQuery } from '~/lib/public-query';
 import { systemStatusQueryOptions } from '../api/status';
+
+/** The loading rows are static markup: the page keeps them from its prerendered HTML (see `Prerendered`). */
+const StatusLoading = lazy(() => import('./support-centre-sections').then((module) => ({ default: module.StatusLoading })));
 
 const LABEL: Record<ComponentStatus, string> = { operational: 'Operational', degraded: 'Degraded', outage: 'Outage' };
 const DOT: Record<ComponentStatus, string> = { operational: 'bg-success', degraded: 'bg-warning', outage: 'bg-danger' };
@@ -35,12 +39,7 @@ export function StatusCard() {
           </button>
         </p>
       ) : status.isPending || !status.data ? (
-        <div className="mt-4 space-y-3" aria-busy="true">
-          <span className="sr-only">Loading system status…</span>
-          {[0, 1, 2, 3].map((row) => (
-            <Skeleton key={row} className="h-5" />
-          ))}
-        </div>
+        <Prerendered content={StatusLoading} />
       ) : (
         <>
           <p className={cn('mt-3 flex items-center gap-2 text-sm font-medium', TEXT[status.data.overall])} data-testid="overall-status">

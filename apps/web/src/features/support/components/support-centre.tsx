@@ -1,34 +1,33 @@
-import { SUPPORT } from '@conductor/shared';
-import { Search } from 'lucide-react';
-import { useState } from 'react';
-import { ContactOptions } from './contact-options';
+import { lazy, useState } from 'react';
+import { Prerendered } from '~/components/ui/prerendered';
 import { type FaqFilter, FaqSection } from './faq-section';
-import { ContactDetails, PopularResources } from './help-sidebar';
-import { MyTickets } from './my-tickets';
+import { LazyTicketForm } from './lazy-ticket-form';
 import { StatusCard } from './status-card';
-import { TicketForm, type TicketPrefill } from './ticket-form';
 
-const LIVE_CHAT_NOTE = `Live chat is staffed ${SUPPORT.hours}, and available 24/7 for Pro+ customers. Tell us what you need below: your message goes straight to the support team, and we reply ${SUPPORT.responseTime}.`;
+const sections = () => import('./support-centre-sections');
+const SupportIntro = lazy(() => sections().then((module) => ({ default: module.SupportIntro })));
+const ContactOptions = lazy(() => sections().then((module) => ({ default: module.ContactOptions })));
+const SearchLabel = lazy(() => sections().then((module) => ({ default: module.SearchLabel })));
+const HelpResources = lazy(() => sections().then((module) => ({ default: module.HelpResources })));
+const TicketIntro = lazy(() => sections().then((module) => ({ default: module.TicketIntro })));
 
-/** The help centre: search, contact options, FAQ, system status, resources, contact details and the ticket form. */
+/**
+ * The help centre: search, contact options, FAQ, system status, resources, contact details and
+ * the ticket form. The text is prerendered and kept as HTML when the page hydrates; the search,
+ * the FAQ filter, Start Chat (which fills the ticket form in for a live chat) and the status
+ * are interactive, and the ticket form loads when it is first used.
+ */
 export function SupportCentre() {
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<FaqFilter>('All');
-  const [prefill, setPrefill] = useState<TicketPrefill | null>(null);
+  const [liveChat, setLiveChat] = useState<number | null>(null);
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 lg:px-8">
       <div className="mx-auto max-w-2xl text-center">
-        <p className="text-sm font-semibold text-primary">Help Center</p>
-        <h1 className="mt-2 text-4xl font-semibold tracking-tight text-balance sm:text-5xl">How can we help?</h1>
-        <p className="mt-4 text-lg text-muted-foreground text-pretty">
-          Search the FAQ, check system status, or open a ticket with our team.
-        </p>
+        <Prerendered content={SupportIntro} />
         <div className="relative mt-8">
-          <label htmlFor="support-search" className="sr-only">
-            Search for help
-          </label>
-          <Search className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Prerendered content={SearchLabel} />
           <input
             id="support-search"
             type="search"
@@ -40,18 +39,17 @@ export function SupportCentre() {
         </div>
       </div>
 
-      <div className="mt-12">
-        <ContactOptions
-          onLiveChat={() => setPrefill({ subject: 'Live chat request', category: 'technical', note: LIVE_CHAT_NOTE, nonce: Date.now() })}
-        />
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: takes the clicks of the prerendered Start Chat button, a real button (keyboard-operable). */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: keyboard activation of the button fires this same click event. */}
+      <div className="mt-12" onClick={(event) => (event.target as Element).closest('[data-live-chat]') && setLiveChat(Date.now())}>
+        <Prerendered content={ContactOptions} />
       </div>
 
       <div className="mt-14 grid gap-10 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <FaqSection query={query} category={category} onCategory={setCategory} />
         <aside className="space-y-6">
           <StatusCard />
-          <PopularResources />
-          <ContactDetails />
+          <Prerendered content={HelpResources} />
         </aside>
       </div>
 
@@ -60,14 +58,8 @@ export function SupportCentre() {
         aria-labelledby="ticket-title"
         className="mt-16 scroll-mt-24 rounded-xl border border-border bg-card p-6 shadow-sm sm:p-8"
       >
-        <h2 id="ticket-title" className="text-2xl font-semibold tracking-tight">
-          Submit a Support Ticket
-        </h2>
-        <p className="mt-1 mb-6 text-sm text-muted-foreground">
-          We answer {SUPPORT.hours} and reply {SUPPORT.responseTime}. You&apos;ll get your ticket number by e-mail.
-        </p>
-        <TicketForm prefill={prefill} />
-        <MyTickets />
+        <Prerendered content={TicketIntro} />
+        <LazyTicketForm liveChat={liveChat} />
       </section>
     </div>
   );

@@ -1,3 +1,4 @@
+import { SUPPORT } from '@conductor/shared';
 import type { SupportTicket, SupportTicketFields } from '@conductor/shared/schemas/support';
 import { CheckCircle2, Info } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -17,13 +18,12 @@ import {
 } from '@conductor/shared/schemas/support-options';
 import { AttachmentPicker } from './attachment-picker';
 
-export interface TicketPrefill {
-  subject: string;
-  category: (typeof TICKET_CATEGORIES)[number];
-  note: string;
-  /** Changes on every request to prefill, so the same prefill can be applied twice. */
-  nonce: number;
-}
+/** What a request for a live chat (the support centre's Start Chat) fills in. */
+const LIVE_CHAT: { subject: string; category: (typeof TICKET_CATEGORIES)[number]; note: string } = {
+  subject: 'Live chat request',
+  category: 'technical',
+  note: `Live chat is staffed ${SUPPORT.hours}, and available 24/7 for Pro+ customers. Tell us what you need below: your message goes straight to the support team, and we reply ${SUPPORT.responseTime}.`,
+};
 
 /** The shared module (schema, messages, and zod with them) loads when the form is first used, not with the page. */
 const loadSupport = () => import('@conductor/shared/schemas/support');
@@ -46,8 +46,12 @@ function schemaFor(signedIn: { current: boolean }) {
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
 type FieldName = keyof typeof EMPTY;
 
-/** The support ticket form: subject, priority, category, description and attachments, with upload progress. */
-export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
+/**
+ * The support ticket form: subject, priority, category, description and attachments, with
+ * upload progress. `liveChat` is the time of the latest request for a live chat (null for
+ * none): each one fills the form in for it.
+ */
+export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
   const { user, isAuthenticated } = useAuth();
   // The form outlives sign-in state changes: the schema reads the current state when it runs.
   const signedIn = useRef(isAuthenticated);
@@ -62,19 +66,19 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
   const container = useRef<HTMLDivElement>(null);
   const { errors, isSubmitting } = form;
 
-  // A prefill shows the form (after a created ticket, once it is back on screen) and fills it in.
+  // A live chat request shows the form (after a created ticket, once it is back on screen) and fills it in.
   const latest = useRef(form);
   latest.current = form;
   const applied = useRef<number | null>(null);
   useEffect(() => {
-    if (!prefill || applied.current === prefill.nonce) return;
+    if (liveChat === null || applied.current === liveChat) return;
     if (created) return setCreated(null);
-    applied.current = prefill.nonce;
-    latest.current.setValue('subject', prefill.subject);
-    latest.current.setValue('category', prefill.category);
+    applied.current = liveChat;
+    latest.current.setValue('subject', LIVE_CHAT.subject);
+    latest.current.setValue('category', LIVE_CHAT.category);
     container.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
     latest.current.setFocus('description');
-  }, [prefill, created]);
+  }, [liveChat, created]);
 
   const addFiles = async (added: File[]) => {
     if (added.length === 0) return;
@@ -139,13 +143,13 @@ export function TicketForm({ prefill }: { prefill?: TicketPrefill | null }) {
   const busy = isSubmitting || progress !== null;
   return (
     <div ref={container} className="scroll-mt-24">
-      {prefill?.note && (
+      {liveChat !== null && (
         <p
           className="mb-4 flex gap-2 rounded-lg border border-primary/30 bg-accent p-3 text-sm text-accent-foreground"
           data-testid="live-chat-note"
         >
           <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
-          {prefill.note}
+          {LIVE_CHAT.note}
         </p>
       )}
       <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Support ticket">
