@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Config } from '@react-router/dev/config';
 import { PRERENDERED_PATHS } from './src/config/prerender.ts';
+import { loadScriptsAfterFirstPaint } from './src/config/scripts-after-paint.ts';
 import { SITE_URL } from './src/config/site.ts';
 
 export default {
@@ -36,10 +37,10 @@ export default {
 /**
  * A prerendered page is readable before any JavaScript runs, so its scripts must not compete
  * with what paints it: the stylesheets move to the top of <head> (React Float puts the module
- * preloads first, and React hydrates <link> tags wherever they are), and the module preloads
- * are marked `fetchpriority="low"` so the browser fetches the CSS, fonts and images first.
- * The SPA fallback (client-only routes, which need their scripts to show anything) keeps the
- * default priority.
+ * preloads first, and React hydrates <link> tags wherever they are), and the scripts are only
+ * requested once the page has painted (`loadScriptsAfterFirstPaint`), so the stylesheet, the
+ * font and the document have the connection to themselves. The SPA fallback (client-only
+ * routes, which need their scripts to show anything) loads them at once.
  */
 function prioritiseContent(directory: string): void {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
@@ -53,7 +54,7 @@ function prioritiseContent(directory: string): void {
     const stylesheets = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
     for (const link of stylesheets) html = html.replace(link, '');
     html = html.replace('<meta charSet="utf-8"/>', `<meta charSet="utf-8"/>${stylesheets.join('')}`);
-    if (entry.name === 'index.html') html = html.replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
+    if (entry.name === 'index.html') html = loadScriptsAfterFirstPaint(html, file);
     writeFileSync(file, html);
   }
 }

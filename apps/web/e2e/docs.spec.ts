@@ -1,6 +1,6 @@
 import { TIMEOUTS_MS } from '@conductor/shared';
 import { DOCS_SECTIONS } from '../src/config/docs';
-import { expect, test, waitForHydration } from './fixtures';
+import { expect, test, waitForHandlers, waitForHydration } from './fixtures';
 
 const ENTRIES = DOCS_SECTIONS.flatMap((group) => group.items.map((item) => ({ ...item, group: group.group })));
 const hrefOf = (slug: string) => (slug === 'introduction' ? '/docs' : `/docs/${slug}`);
@@ -129,6 +129,8 @@ test.describe('docs tools', () => {
     await page.goto('/docs');
     await waitForHydration(page);
     const search = page.getByRole('combobox', { name: 'Search documentation' });
+    // Typed before hydration, the text would stay in the prerendered box with no search behind it.
+    await waitForHandlers(search);
     await search.fill('retrying');
     const results = page.getByRole('listbox', { name: 'Search results' });
     await expect(results.getByRole('option').first()).toContainText('Retrying well');

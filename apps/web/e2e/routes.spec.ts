@@ -172,6 +172,24 @@ test.describe('prerendering and code splitting', () => {
     await expect(page).toHaveURL(/\/docs$/);
   });
 
+  test('a prerendered page paints before it requests any script, then hydrates', async ({ page }) => {
+    await page.goto('/pricing');
+    await waitForHydration(page);
+    const timing = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timing.paint).toBeGreaterThan(0);
+    expect(timing.scripts.length).toBeGreaterThan(3);
+    expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paint);
+    // Hydrated: client-side navigation works.
+    await page.getByRole('link', { name: 'Documentation' }).first().click();
+    await expect(page).toHaveURL(/\/docs$/);
+  });
+
   test('sitemap.xml and robots.txt are served', async ({ request }) => {
     const sitemap = await request.get('/sitemap.xml');
     expect(sitemap.status()).toBe(200);
