@@ -5,7 +5,8 @@
  * loads, checks the targets, and exits non-zero when one is missed. Each page is measured
  * BENCH_WEB_RUNS times (3) and reported by Lighthouse's own median run (closest to the median
  * FCP and TTI), with the range of the performance scores beside it, since single runs on a
- * shared machine vary by several points. `--scripts` also lists each page's scripts with their gzip size.
+ * shared machine vary by several points; the host's Lighthouse benchmark index is shown beside them, since
+ * the simulated timings scale with the host's speed. `--scripts` also lists each page's scripts with their gzip size.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -108,6 +109,8 @@ try {
       'JS KB gz': js,
       'JS files': new Set(scripts).size,
       'CSS KB gz': css,
+      // Lighthouse's measure of this host's CPU speed (higher is faster): the timings scale with it.
+      'host index': Math.round(lhr.environment.benchmarkIndex),
       target: ok ? 'met' : 'MISSED',
     });
   }
