@@ -32,6 +32,8 @@ const batch = (userId: string): UsageEventInput[] => [
   event(userId, { streamed: true, createdAt: new Date('2025-03-01T23:59:59.999Z') }),
   event(userId, { environment: 'test', provider: 'sandbox', costMicros: 0, apiKeyId: null }),
   event(userId, { createdAt: new Date('2025-03-02T00:00:00Z'), model: 'o\'quote "model"' }),
+  // Binary COPY writes 64-bit values as two halves: a cost past 2^32 and a time before 2000 (a negative offset).
+  event(userId, { costMicros: 2 ** 40 + 12_345, createdAt: new Date('1999-12-31T23:59:59.123Z'), latencyMs: 2 ** 31 - 1 }),
   // Text COPY's CSV and the JSON form must carry as they are: separators, quotes, line breaks,
   // backslashes, the end-of-data marker, non-ASCII, and an empty string (not NULL).
   event(userId, { model: 'a,b;"c""d"\n\\.\r\ttab \\N é 😀', errorType: '', apiKeyId: '' }),
