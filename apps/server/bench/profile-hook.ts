@@ -21,7 +21,8 @@ export async function profileIfAsked(): Promise<void> {
         await session.post('HeapProfiler.startSampling', {
           samplingInterval: 1024,
           includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          // BENCH_HEAP_SURVIVORS=1: only what outlived a young-generation collection (what gets promoted).
+          includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SURVIVORS !== '1',
         });
       setTimeout(
         async () => {
