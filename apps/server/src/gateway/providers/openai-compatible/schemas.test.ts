@@ -7,7 +7,9 @@ function readOf(chunk: UpstreamChunk) {
   return {
     id: chunk.id,
     created: chunk.created,
-    usage: chunk.usage ?? null,
+    usage: chunk.usage
+      ? { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens, total: chunk.usage.total_tokens }
+      : null,
     choices: chunk.choices.map((choice) => ({
       index: choice.index,
       content: choice.delta.content ?? null,
@@ -35,6 +37,7 @@ const choice = mostly(
     { requiredKeys: ['index', 'delta'] },
   ),
 );
+const count = mostly(fc.oneof(fc.nat(), fc.integer({ min: -3, max: -1 })));
 const chunk = mostly(
   fc.record(
     {
@@ -45,7 +48,13 @@ const chunk = mostly(
       choices: mostly(fc.array(choice, { maxLength: 3 })),
       usage: fc.oneof(
         { arbitrary: fc.constant(null), weight: 3 },
-        { arbitrary: fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat() }), weight: 1 },
+        {
+          arbitrary: fc.record(
+            { prompt_tokens: count, completion_tokens: count, total_tokens: count, prompt_tokens_details: loose },
+            { requiredKeys: ['prompt_tokens'] },
+          ),
+          weight: 2,
+        },
         { arbitrary: loose, weight: 1 },
       ),
       system_fingerprint: loose,
@@ -71,7 +80,7 @@ describe('contentChunk (the streaming fast path of UpstreamChunk)', () => {
     expect(accepted).toBeGreaterThan(100);
   });
 
-  it('takes the documented content chunks and leaves usage chunks and content parts to zod', () => {
+  it('takes the documented content and usage chunks and leaves content parts and partial usage to zod', () => {
     const content = {
       id: 'c1',
       object: 'chat.completion.chunk',
@@ -80,7 +89,11 @@ describe('contentChunk (the streaming fast path of UpstreamChunk)', () => {
       choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }],
     };
     expect(contentChunk(content)).toBe(content);
-    expect(contentChunk({ ...content, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })).toBeUndefined();
+    const usage = { ...content, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+    expect(contentChunk(usage)).toBe(usage);
+    // zod defaults a missing completion count; the fast path would not, so it leaves that to zod.
+    expect(contentChunk({ ...content, choices: [], usage: { prompt_tokens: 1 } })).toBeUndefined();
+    expect(contentChunk({ ...content, choices: [], usage: { prompt_tokens: -1, completion_tokens: 1 } })).toBeUndefined();
     expect(contentChunk({ ...content, choices: [{ index: 0, delta: { content: [{ type: 'text', text: 'Hi' }] } }] })).toBeUndefined();
     expect(contentChunk({ ...content, choices: [{ index: 0 }] })).toBeUndefined();
   });
@@ -95,7 +108,6 @@ const completionChoice = mostly(
     { requiredKeys: ['index', 'message'] },
   ),
 );
-const count = mostly(fc.oneof(fc.nat(), fc.integer({ min: -3, max: -1 })));
 const completion = mostly(
   fc.record(
     {

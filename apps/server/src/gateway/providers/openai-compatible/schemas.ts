@@ -52,18 +52,26 @@ export type UpstreamChunk = z.infer<typeof UpstreamChunk>;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
 
+const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** A usage block both token counts of which are given (zod would default a missing completion count). */
+function plainUsage(usage: unknown): boolean {
+  if (!isRecord(usage) || !count(usage.prompt_tokens) || !count(usage.completion_tokens)) return false;
+  return usage.total_tokens === undefined || count(usage.total_tokens);
+}
+
 /**
- * The streaming hot path of `UpstreamChunk.parse`: a content chunk (string deltas, no usage),
- * dozens of which make up every answer, is checked member by member and used as it is, without
- * the copy a zod parse makes. It accepts only what `UpstreamChunk` accepts, and reads the same
- * (schemas.test.ts holds the two together); any other shape (usage, content parts, anything
- * unexpected) returns undefined and goes through `UpstreamChunk` itself.
+ * The streaming hot path of `UpstreamChunk.parse`: the chunks every answer is made of (string
+ * deltas, and the closing usage block of plain token counts) are checked member by member and
+ * used as they are, without the copy a zod parse makes. It accepts only what `UpstreamChunk`
+ * accepts, and reads the same (schemas.test.ts holds the two together); any other shape (content
+ * parts, anything unexpected) returns undefined and goes through `UpstreamChunk` itself.
  */
 export function contentChunk(data: unknown): UpstreamChunk | undefined {
   if (!isRecord(data)) return undefined;
   const { id, created, choices, usage } = data;
   if ((id !== undefined && typeof id !== 'string') || (created !== undefined && !Number.isSafeInteger(created))) return undefined;
-  if (usage !== undefined && usage !== null) return undefined;
+  if (usage !== undefined && usage !== null && !plainUsage(usage)) return undefined;
   if (!Array.isArray(choices)) return undefined;
   for (const choice of choices) {
     if (!isRecord(choice) || !Number.isSafeInteger(choice.index) || !optionalString(choice.finish_reason)) return undefined;
@@ -72,8 +80,6 @@ export function contentChunk(data: unknown): UpstreamChunk | undefined {
   }
   return data as UpstreamChunk;
 }
-
-const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /**
  * The hot path of `UpstreamCompletion.parse`, on the same terms as `contentChunk`: a completion
@@ -90,10 +96,7 @@ export function plainCompletion(data: unknown): UpstreamCompletion | undefined {
     const message = choice.message;
     if (!isRecord(message) || !optionalString(message.content)) return undefined;
   }
-  if (usage !== undefined && usage !== null) {
-    if (!isRecord(usage) || !count(usage.prompt_tokens) || !count(usage.completion_tokens)) return undefined;
-    if (usage.total_tokens !== undefined && !count(usage.total_tokens)) return undefined;
-  }
+  if (usage !== undefined && usage !== null && !plainUsage(usage)) return undefined;
   return data as UpstreamCompletion;
 }
 
