@@ -83,6 +83,22 @@ describe('writeUsageBatch', () => {
     expect(daily?.model).toBe('bad\uFFFDmodel');
   });
 
+  it('clamps counts an upstream overstated into their columns instead of failing the batch', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    await writeUsageBatch(db, [
+      event(userId, { promptTokens: 5_000_000_000, completionTokens: -3, latencyMs: 12.6, costMicros: 2 ** 60 }),
+      event(userId, {}),
+    ]);
+    const rows = await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id));
+    expect(rows.map((row) => [row.promptTokens, row.completionTokens, row.latencyMs, row.costMicros])).toEqual([
+      [2_147_483_647, 0, 13, Number.MAX_SAFE_INTEGER],
+      [10, 5, 120, 75],
+    ]);
+    const [daily] = await db.select().from(usageDaily).where(eq(usageDaily.userId, userId));
+    expect(daily?.promptTokens).toBe(2_147_483_647 + 10);
+  });
+
   it('keeps no events of a deleted account: deleteUsers removes them, and a later batch for it rolls back whole', async () => {
     const db = harness.app.context.database.db;
     const kept = (await createUserWithSession(harness.app)).user.id;

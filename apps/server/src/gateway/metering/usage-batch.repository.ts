@@ -65,18 +65,48 @@ const EVENT_COLUMNS =
 const hasNul = (text: string | null | undefined): boolean => text?.includes('\u0000') === true;
 const storable = (text: string): string => text.replaceAll('\u0000', '\uFFFD');
 
+const INT4_MAX = 2_147_483_647;
+/** A count for an `integer` column: a whole number from 0 to 2^31 - 1. */
+const int4Count = (value: number | undefined): number => Math.min(INT4_MAX, Math.max(0, Math.round(value ?? 0)));
+const isInt4Count = (value: number | undefined): boolean => value === undefined || (Number.isInteger(value) && value >= 0 && value <= INT4_MAX);
+/** A cost for the `bigint` column: a whole number of micro-dollars within the safe integers. */
+const isCost = (value: number | undefined): boolean => value === undefined || (Number.isSafeInteger(value) && value >= 0);
+
+function needsRepair(event: UsageEventInput): boolean {
+  return (
+    hasNul(event.model) ||
+    hasNul(event.provider) ||
+    hasNul(event.errorType) ||
+    !isInt4Count(event.promptTokens) ||
+    !isInt4Count(event.completionTokens) ||
+    !isInt4Count(event.latencyMs) ||
+    !isCost(event.costMicros)
+  );
+}
+
 /**
- * PostgreSQL text cannot hold NUL, and a caller chooses the model name a failed request is
- * metered under: such a character would fail every retry of its batch, so it is replaced.
+ * What one event may carry that its row cannot, and that would fail every retry of its batch:
+ * PostgreSQL text cannot hold NUL (a caller chooses the model name a failed request is metered
+ * under), and the token counts come from the upstream's own usage report, which may claim more
+ * than an `integer` column holds. NUL is replaced by U+FFFD and the numbers are clamped into
+ * their columns' range.
  */
 export function storableEvents(events: readonly UsageEventInput[]): readonly UsageEventInput[] {
-  if (!events.some((event) => hasNul(event.model) || hasNul(event.provider) || hasNul(event.errorType))) return events;
-  return events.map((event) => ({
-    ...event,
-    model: storable(event.model),
-    provider: storable(event.provider),
-    errorType: event.errorType == null ? event.errorType : storable(event.errorType),
-  }));
+  if (!events.some(needsRepair)) return events;
+  return events.map((event) =>
+    needsRepair(event)
+      ? {
+          ...event,
+          model: storable(event.model),
+          provider: storable(event.provider),
+          errorType: event.errorType == null ? event.errorType : storable(event.errorType),
+          promptTokens: int4Count(event.promptTokens),
+          completionTokens: int4Count(event.completionTokens),
+          latencyMs: int4Count(event.latencyMs),
+          costMicros: Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(event.costMicros ?? 0))),
+        }
+      : event,
+  );
 }
 
 /** `COPY … (format binary)`: signature, flags, header extension length. */
