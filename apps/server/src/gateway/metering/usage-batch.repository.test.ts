@@ -89,11 +89,13 @@ describe('writeUsageBatch', () => {
     await writeUsageBatch(db, [
       event(userId, { promptTokens: 5_000_000_000, completionTokens: -3, latencyMs: 12.6, costMicros: 2 ** 60 }),
       event(userId, {}),
+      event(userId, { promptTokens: Number.NaN, completionTokens: Number.POSITIVE_INFINITY, costMicros: 0.4 }),
     ]);
     const rows = await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id));
     expect(rows.map((row) => [row.promptTokens, row.completionTokens, row.latencyMs, row.costMicros])).toEqual([
       [2_147_483_647, 0, 13, Number.MAX_SAFE_INTEGER],
       [10, 5, 120, 75],
+      [0, 2_147_483_647, 120, 0],
     ]);
     const [daily] = await db.select().from(usageDaily).where(eq(usageDaily.userId, userId));
     expect(daily?.promptTokens).toBe(2_147_483_647 + 10);

@@ -66,21 +66,22 @@ const hasNul = (text: string | null | undefined): boolean => text?.includes('\u0
 const storable = (text: string): string => text.replaceAll('\u0000', '\uFFFD');
 
 const INT4_MAX = 2_147_483_647;
-/** A count for an `integer` column: a whole number from 0 to 2^31 - 1. */
-const int4Count = (value: number | undefined): number => Math.min(INT4_MAX, Math.max(0, Math.round(value ?? 0)));
-const isInt4Count = (value: number | undefined): boolean => value === undefined || (Number.isInteger(value) && value >= 0 && value <= INT4_MAX);
-/** A cost for the `bigint` column: a whole number of micro-dollars within the safe integers. */
-const isCost = (value: number | undefined): boolean => value === undefined || (Number.isSafeInteger(value) && value >= 0);
+/** A count as a column of range 0..`max` holds it: rounded and clamped (a missing or NaN count is 0). */
+function countWithin(value: number | undefined, max: number): number {
+  const number = value ?? 0;
+  return Number.isNaN(number) ? 0 : Math.min(max, Math.max(0, Math.round(number)));
+}
+const fits = (value: number | undefined, max: number): boolean => value === undefined || countWithin(value, max) === value;
 
 function needsRepair(event: UsageEventInput): boolean {
   return (
     hasNul(event.model) ||
     hasNul(event.provider) ||
     hasNul(event.errorType) ||
-    !isInt4Count(event.promptTokens) ||
-    !isInt4Count(event.completionTokens) ||
-    !isInt4Count(event.latencyMs) ||
-    !isCost(event.costMicros)
+    !fits(event.promptTokens, INT4_MAX) ||
+    !fits(event.completionTokens, INT4_MAX) ||
+    !fits(event.latencyMs, INT4_MAX) ||
+    !fits(event.costMicros, Number.MAX_SAFE_INTEGER)
   );
 }
 
@@ -100,10 +101,10 @@ export function storableEvents(events: readonly UsageEventInput[]): readonly Usa
           model: storable(event.model),
           provider: storable(event.provider),
           errorType: event.errorType == null ? event.errorType : storable(event.errorType),
-          promptTokens: int4Count(event.promptTokens),
-          completionTokens: int4Count(event.completionTokens),
-          latencyMs: int4Count(event.latencyMs),
-          costMicros: Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(event.costMicros ?? 0))),
+          promptTokens: countWithin(event.promptTokens, INT4_MAX),
+          completionTokens: countWithin(event.completionTokens, INT4_MAX),
+          latencyMs: countWithin(event.latencyMs, INT4_MAX),
+          costMicros: countWithin(event.costMicros, Number.MAX_SAFE_INTEGER),
         }
       : event,
   );
