@@ -48,7 +48,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env } = options;
   const app = Fastify({
     logger: loggerOptions(options.logger ?? { level: env.LOG_LEVEL }),
-    trustProxy: false,
+    // The client address (login throttle, per-IP limits, sessions) comes from X-Forwarded-For only via trusted proxies.
+    trustProxy: env.TRUST_PROXY ?? false,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,

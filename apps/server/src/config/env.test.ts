@@ -36,4 +36,22 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ UPSTREAM_ALLOW_LOCAL: 'true' })).toThrowError(/UPSTREAM_ALLOW_LOCAL/);
     expect(parseEnv({ UPSTREAM_ALLOW_LOCAL: 'true', NODE_ENV: 'test' }).UPSTREAM_ALLOW_LOCAL).toBe(true);
   });
+
+  it('reads TRUST_PROXY as off or the trusted proxies', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBeUndefined();
+    expect(parseEnv({ TRUST_PROXY: '' }).TRUST_PROXY).toBeUndefined();
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBeUndefined();
+    expect(parseEnv({ TRUST_PROXY: '10.0.0.0/8, loopback,192.168.1.7,fd00::/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      'loopback',
+      '192.168.1.7',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuses a TRUST_PROXY that would let a client choose its address, or that is not an address', () => {
+    for (const value of ['true', '*', '1', 'proxy.internal', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/2', '10.0.0.0/', 'loopback,']) {
+      expect(() => parseEnv({ TRUST_PROXY: value }), value).toThrowError(/TRUST_PROXY: expected the trusted proxies' addresses/);
+    }
+  });
 });

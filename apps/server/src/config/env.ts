@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
@@ -11,6 +12,40 @@ const optionalString = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 const optionalUrl = optionalString.pipe(z.url().optional());
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY lists. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR block (`10.0.0.0/8`, `fd00::/8`) or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which peers may set the client address through `X-Forwarded-For` (the address the login
+ * throttle, the per-IP limits and the sessions list see). Off by default: the socket's address.
+ * Behind a load balancer: its addresses or CIDR blocks (`10.0.0.0/8,loopback`). Neither "every
+ * peer" nor a hop count is accepted: both would let a client that reaches the server directly
+ * choose its address (Fastify ignores hop counts for that reason).
+ */
+const TrustProxy = optionalString.transform((value, context): string[] | undefined => {
+  if (value === undefined || value === 'false') return undefined;
+  const entries = value.split(',').map((entry) => entry.trim());
+  const invalid = entries.filter((entry) => !isProxyEntry(entry));
+  if (invalid.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `expected the trusted proxies' addresses, CIDR blocks or loopback/linklocal/uniquelocal, comma-separated (not "every peer" nor a hop count, which would let clients choose their address); not ${invalid.map((entry) => `"${entry}"`).join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 /** The whole environment, parsed once at boot. Nothing else reads `process.env`. */
 export const EnvSchema = z.object({
@@ -30,6 +65,7 @@ export const EnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: TrustProxy,
   DEMO_ACCOUNT: z.enum(['on', 'off']).default('on'),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   ENCRYPTION_KEY: optionalString.pipe(
