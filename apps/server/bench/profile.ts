@@ -9,7 +9,9 @@ import { cpuSeconds, pinSelf, start, stopChildren } from './processes.ts';
  * Profiling aid: the fake upstream and Conductor's gateway server (pinned as in `run.ts`), a
  * steady load of one kind (BENCH_MODE json|stream, BENCH_CONNECTIONS, BENCH_DURATION_MS), the
  * gateway's CPU µs per request printed, and with BENCH_PROFILE=<file> a V8 CPU profile of the
- * gateway written there. BENCH_SERVER=floor profiles the bare passthrough instead. Usage: node apps/server/bench/profile.ts
+ * gateway written there. BENCH_SERVER=floor profiles the bare passthrough instead. BENCH_SERIES=1
+ * prints the CPU per request of every second from a cold start instead (BENCH_DURATION_MS long).
+ * Usage: node apps/server/bench/profile.ts
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MODE = process.env.BENCH_MODE ?? 'json';
@@ -39,6 +41,32 @@ const body = JSON.stringify({
   max_tokens: 64,
   ...(MODE === 'stream' ? { stream: true } : {}),
 });
+const headers = () => ({ authorization: `Bearer ${keys[Math.floor(sequence++ / 900) % keys.length]}` });
+if (process.env.BENCH_SERIES === '1') {
+  // From the first request on, one-second windows: how long the server takes to settle.
+  const series: string[] = [];
+  for (let second = 0; second < DURATION_MS / 1_000; second += 1) {
+    let start = 0;
+    let used = 0;
+    const window = await runLoad({
+      origin: `http://127.0.0.1:${gateway.port}`,
+      connections: CONNECTIONS,
+      warmupMs: 0,
+      durationMs: 1_000,
+      stream: MODE === 'stream',
+      body,
+      headers,
+      onWindow: (edge) => {
+        if (edge === 'start') start = cpuSeconds(gateway.pid);
+        else used = cpuSeconds(gateway.pid) - start;
+      },
+    });
+    series.push(((used * 1e6) / window.requests).toFixed(0));
+  }
+  process.stdout.write(`${MODE} c=${CONNECTIONS}, µs CPU/req in successive seconds: ${series.join(' ')}\n`);
+  stopChildren();
+  process.exit(0);
+}
 let before = 0;
 let cpu = 0;
 const result = await runLoad({
@@ -48,7 +76,7 @@ const result = await runLoad({
   durationMs: DURATION_MS,
   stream: MODE === 'stream',
   body,
-  headers: () => ({ authorization: `Bearer ${keys[Math.floor(sequence++ / 900) % keys.length]}` }),
+  headers,
   onWindow: (edge) => {
     if (edge === 'start') before = cpuSeconds(gateway.pid);
     else cpu = cpuSeconds(gateway.pid) - before;

@@ -15,12 +15,20 @@ import { printReport, type Sample, type TargetName } from './report.ts';
  * generator to core 1. Conductor runs twice: on its embedded PGlite (the default install) and on
  * PostgreSQL (a scratch database on BENCH_POSTGRES_URL's server, skipped when none answers), where
  * the backends' CPU is reported beside the gateway's. Settings: BENCH_DURATION_MS (per run),
- * BENCH_REPS, BENCH_CONNECTIONS, BENCH_TARGETS (a subset, e.g. `direct,conductor-pg,floor`).
+ * BENCH_PRIME_MS (load per target and mode before the first run), BENCH_REPS,
+ * BENCH_CONNECTIONS, BENCH_TARGETS (a subset, e.g. `direct,conductor-pg,floor`).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2_500);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 400);
+/**
+ * Load each target gets per mode before the first measured run. Every server here needs about
+ * 5 s of load before its CPU per request settles (JIT tiering of the request path; PGlite's
+ * WebAssembly): the floor's streaming CPU read 234, 124, 107, 84, then 72–77 µs in successive
+ * seconds, Conductor's 524, 257, 207, 253, then 145–160 (docs/benchmarks.md).
+ */
+const PRIME_MS = Number(process.env.BENCH_PRIME_MS ?? 6_000);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,100').split(',').map(Number);
 /** Which targets to run (all by default): a subset speeds up iterating on one of them. */
@@ -164,14 +172,14 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Gateway benchmark: ${REPS} interleaved repetitions of ${DURATION_MS} ms per target, connections ${CONNECTIONS.join('/')}, ${canPin ? 'gateways on core 0, upstream and load generator on core 1' : 'unpinned'}\n`,
   );
-  // Warm every target (JIT, connection pools, auth caches for all keys).
+  // Bring every target to its steady state (JIT, connection pools, auth caches for all keys).
   for (const stream of [false, true]) {
     for (const target of targets) {
       await runLoad({
         origin: target.origin,
         connections: 10,
         warmupMs: 0,
-        durationMs: 1_500,
+        durationMs: PRIME_MS,
         stream,
         body: body(stream),
         headers: target.headers,
