@@ -167,6 +167,17 @@ describe('two instances on one PostgreSQL and Redis', () => {
     expect(models.map((row) => row.model)).toEqual(expect.arrayContaining(['Session', 'Grant']));
   });
 
+  it('A and B publish the same demo issuer JWKS (the signing keys live in the database, sealed)', async () => {
+    const client = browser();
+    const fromA = await on(client, a).get('/oidc/jwks');
+    const fromB = await on(client, b).get('/oidc/jwks');
+    expect(fromA.status).toBe(200);
+    const keys = fromA.json<{ keys: { kid: string; d?: string }[] }>().keys;
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((key) => key.d === undefined)).toBe(true);
+    expect(fromB.json()).toEqual(fromA.json());
+  });
+
   it('shares the per-minute rate limit: requests split across A and B hit one limit', async () => {
     const client = browser();
     await register(client, a, 'rate'); // free plan: 10 requests per minute

@@ -275,6 +275,18 @@ export const healthChecks = pgTable(
   (table) => [index('health_checks_component_time_idx').on(table.component, table.checkedAt)],
 );
 
+/**
+ * Server-wide secrets every instance must share, sealed with ENCRYPTION_KEY (AES-256-GCM): the
+ * embedded OIDC issuer's signing keys, so its published JWKS is the same on every instance.
+ */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  ciphertext: bytea('ciphertext').notNull(),
+  iv: bytea('iv').notNull(),
+  authTag: bytea('auth_tag').notNull(),
+  createdAt: createdAt(),
+});
+
 /** Storage for the embedded OIDC issuer (oidc-provider adapter), shared by every instance. */
 export const oidcStore = pgTable(
   'oidc_store',

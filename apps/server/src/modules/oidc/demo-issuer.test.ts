@@ -229,9 +229,14 @@ describe('the embedded Demo OIDC issuer, end to end', () => {
     expect(start.json().error.message).toBe('Google sign-in is not configured on this server.');
   });
 
-  it('persists its signing keys in DATA_DIR and publishes them', async () => {
-    const stored = await loadSigningKeys(harness.dataDir);
-    expect(await loadSigningKeys(harness.dataDir)).toEqual(stored);
+  it('keeps its signing keys in the database and publishes their public halves', async () => {
+    const { database, secrets } = harness.app.context;
+    const stored = await loadSigningKeys({
+      db: database.db,
+      encryptionKey: secrets.encryptionKey,
+      dataDir: harness.dataDir,
+      log: harness.app.log,
+    });
     const jwks = await harness.app.inject({ method: 'GET', url: '/oidc/jwks', headers: { host: '127.0.0.1:8080' } });
     const published = jwks.json().keys as { kid: string; d?: string }[];
     expect(published.map((key) => key.kid)).toEqual(stored.keys.map((key) => key.kid));

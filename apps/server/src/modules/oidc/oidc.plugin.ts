@@ -17,7 +17,7 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
     issuer,
     db: database.db,
     clock,
-    jwks: await loadSigningKeys(env.DATA_DIR),
+    jwks: await loadSigningKeys({ db: database.db, encryptionKey: secrets.encryptionKey, dataDir: env.DATA_DIR, log: app.log }),
     sessionSecret: secrets.sessionSecret,
     redirectUris: demoRedirectUris(env),
   });

@@ -1,42 +1,84 @@
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Database } from '../../db/client.ts';
+import { serverSecrets } from '../../db/schema/index.ts';
+import { open, seal } from '../../lib/crypto.ts';
 
-export const SIGNING_KEYS_FILE = 'oidc-jwks.json';
+/** Where releases before the keys moved to the database kept them (read once, to adopt them). */
+export const LEGACY_SIGNING_KEYS_FILE = 'oidc-jwks.json';
+const SECRET_NAME = 'oidc-signing-keys';
 
-/**
- * The demo issuer's private signing keys (a JWKS), generated once into DATA_DIR so ID tokens
- * stay verifiable across restarts. When two processes start together on one DATA_DIR, the
- * second reads the first one's keys.
- */
-export async function loadSigningKeys(dataDir: string): Promise<{ keys: JWK[] }> {
-  const file = path.resolve(dataDir, SIGNING_KEYS_FILE);
-  const existing = readJwks(file);
-  if (existing) return existing;
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
-  const jwk = await exportJWK(privateKey);
-  const key: JWK = { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'RS256', use: 'sig' };
-  mkdirSync(path.dirname(file), { recursive: true });
-  // Written aside, then linked into place: atomic, and refused (EEXIST) when another process won the race.
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ keys: [key] }), { mode: 0o600 });
-  try {
-    linkSync(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  const stored = readJwks(file);
-  if (!stored) throw new Error(`could not read the OIDC signing keys in ${file}`);
-  return stored;
+export interface SigningKeyOptions {
+  db: Database;
+  /** ENCRYPTION_KEY: the keys are stored sealed with it. */
+  encryptionKey: Buffer;
+  /** DATA_DIR, where an older release may have left its keys. */
+  dataDir: string;
+  log: FastifyBaseLogger;
 }
 
-function readJwks(file: string): { keys: JWK[] } | undefined {
+/**
+ * The demo issuer's private signing keys (a JWKS), kept in the database sealed with
+ * ENCRYPTION_KEY, so ID tokens stay verifiable across restarts and every instance on one
+ * database publishes the same JWKS. The first instance to start creates them (adopting an older
+ * release's `oidc-jwks.json` from DATA_DIR when there is one); instances racing to create them
+ * all end with the one that was stored first. Keys that no longer open (ENCRYPTION_KEY was
+ * changed) are replaced, with a warning: ID tokens signed before cannot be verified any more,
+ * which only matters to a sign-in in flight.
+ */
+export async function loadSigningKeys(options: SigningKeyOptions): Promise<{ keys: JWK[] }> {
+  const { db, encryptionKey, log } = options;
+  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, SECRET_NAME));
+  if (row) {
+    const stored = unsealJwks(row, encryptionKey);
+    if (stored) return stored;
+    log.warn('the demo OIDC issuer signing keys do not open with this ENCRYPTION_KEY; new keys replace them');
+    // Compare-and-swap: of instances replacing unreadable keys together, the first one's keys stay.
+    await db
+      .update(serverSecrets)
+      .set({ ...seal(JSON.stringify(await newJwks()), encryptionKey), createdAt: new Date() })
+      .where(and(eq(serverSecrets.name, SECRET_NAME), eq(serverSecrets.iv, row.iv)));
+  } else {
+    const jwks = legacyJwks(options.dataDir) ?? (await newJwks());
+    await db
+      .insert(serverSecrets)
+      .values({ name: SECRET_NAME, ...seal(JSON.stringify(jwks), encryptionKey) })
+      .onConflictDoNothing();
+  }
+  const [winner] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, SECRET_NAME));
+  const keys = winner ? unsealJwks(winner, encryptionKey) : undefined;
+  if (!keys) throw new Error('could not store the demo OIDC issuer signing keys');
+  return keys;
+}
+
+async function newJwks(): Promise<{ keys: JWK[] }> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+  const jwk = await exportJWK(privateKey);
+  return { keys: [{ ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'RS256', use: 'sig' }] };
+}
+
+function unsealJwks(row: { ciphertext: Buffer; iv: Buffer; authTag: Buffer }, key: Buffer): { keys: JWK[] } | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { keys?: JWK[] };
-    return Array.isArray(parsed.keys) && parsed.keys.length > 0 ? { keys: parsed.keys } : undefined;
+    return validJwks(JSON.parse(open(row, key)));
   } catch {
     return undefined;
   }
+}
+
+function legacyJwks(dataDir: string): { keys: JWK[] } | undefined {
+  try {
+    return validJwks(JSON.parse(readFileSync(path.resolve(dataDir, LEGACY_SIGNING_KEYS_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+function validJwks(value: unknown): { keys: JWK[] } | undefined {
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  const usable =
+    Array.isArray(keys) && keys.length > 0 && keys.every((key) => typeof key === 'object' && key !== null && 'kid' in key && 'd' in key);
+  return usable ? { keys: keys as JWK[] } : undefined;
 }
