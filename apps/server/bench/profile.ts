@@ -42,46 +42,38 @@ const body = JSON.stringify({
   ...(MODE === 'stream' ? { stream: true } : {}),
 });
 const headers = () => ({ authorization: `Bearer ${keys[Math.floor(sequence++ / 900) % keys.length]}` });
+/** One load window on the server, with the server's CPU seconds during it. */
+async function measure(warmup: number, duration: number) {
+  let before = 0;
+  let cpu = 0;
+  const result = await runLoad({
+    origin: `http://127.0.0.1:${gateway.port}`,
+    connections: CONNECTIONS,
+    warmupMs: warmup,
+    durationMs: duration,
+    stream: MODE === 'stream',
+    body,
+    headers,
+    onWindow: (edge) => {
+      if (edge === 'start') before = cpuSeconds(gateway.pid);
+      else cpu = cpuSeconds(gateway.pid) - before;
+    },
+  });
+  return { ...result, cpu };
+}
 if (process.env.BENCH_SERIES === '1') {
   // From the first request on, one-second windows: how long the server takes to settle.
   const series: string[] = [];
   for (let second = 0; second < DURATION_MS / 1_000; second += 1) {
-    let start = 0;
-    let used = 0;
-    const window = await runLoad({
-      origin: `http://127.0.0.1:${gateway.port}`,
-      connections: CONNECTIONS,
-      warmupMs: 0,
-      durationMs: 1_000,
-      stream: MODE === 'stream',
-      body,
-      headers,
-      onWindow: (edge) => {
-        if (edge === 'start') start = cpuSeconds(gateway.pid);
-        else used = cpuSeconds(gateway.pid) - start;
-      },
-    });
-    series.push(((used * 1e6) / window.requests).toFixed(0));
+    const window = await measure(0, 1_000);
+    series.push(((window.cpu * 1e6) / window.requests).toFixed(0));
   }
   process.stdout.write(`${MODE} c=${CONNECTIONS}, µs CPU/req in successive seconds: ${series.join(' ')}\n`);
   stopChildren();
   process.exit(0);
 }
-let before = 0;
-let cpu = 0;
-const result = await runLoad({
-  origin: `http://127.0.0.1:${gateway.port}`,
-  connections: CONNECTIONS,
-  warmupMs,
-  durationMs: DURATION_MS,
-  stream: MODE === 'stream',
-  body,
-  headers,
-  onWindow: (edge) => {
-    if (edge === 'start') before = cpuSeconds(gateway.pid);
-    else cpu = cpuSeconds(gateway.pid) - before;
-  },
-});
+const result = await measure(warmupMs, DURATION_MS);
+const { cpu } = result;
 process.stdout.write(
   `${MODE} c=${CONNECTIONS}: ${(result.requests / result.seconds).toFixed(0)} req/s, ${((cpu * 1e6) / result.requests).toFixed(0)} µs CPU/req, ${result.errors} errors\n`,
 );
