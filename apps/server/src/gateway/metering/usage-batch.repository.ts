@@ -93,21 +93,23 @@ function needsRepair(event: UsageEventInput): boolean {
  * their columns' range.
  */
 export function storableEvents(events: readonly UsageEventInput[]): readonly UsageEventInput[] {
-  if (!events.some(needsRepair)) return events;
-  return events.map((event) =>
-    needsRepair(event)
-      ? {
-          ...event,
-          model: storable(event.model),
-          provider: storable(event.provider),
-          errorType: event.errorType == null ? event.errorType : storable(event.errorType),
-          promptTokens: countWithin(event.promptTokens, INT4_MAX),
-          completionTokens: countWithin(event.completionTokens, INT4_MAX),
-          latencyMs: countWithin(event.latencyMs, INT4_MAX),
-          costMicros: countWithin(event.costMicros, Number.MAX_SAFE_INTEGER),
-        }
-      : event,
-  );
+  // One check per event; the batch is copied only when an event needs repair (rare).
+  let repaired: UsageEventInput[] | undefined;
+  events.forEach((event, index) => {
+    if (!needsRepair(event)) return;
+    repaired ??= [...events];
+    repaired[index] = {
+      ...event,
+      model: storable(event.model),
+      provider: storable(event.provider),
+      errorType: event.errorType == null ? event.errorType : storable(event.errorType),
+      promptTokens: countWithin(event.promptTokens, INT4_MAX),
+      completionTokens: countWithin(event.completionTokens, INT4_MAX),
+      latencyMs: countWithin(event.latencyMs, INT4_MAX),
+      costMicros: countWithin(event.costMicros, Number.MAX_SAFE_INTEGER),
+    };
+  });
+  return repaired ?? events;
 }
 
 /** `COPY … (format binary)`: signature, flags, header extension length. */

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Database } from '../../db/client.ts';
 import { serverSecrets } from '../../db/schema/index.ts';
-import { open, seal } from '../../lib/crypto.ts';
+import { open, type Sealed, seal } from '../../lib/crypto.ts';
 
 /** Where releases before the keys moved to the database kept them (read once, to adopt them). */
 export const LEGACY_SIGNING_KEYS_FILE = 'oidc-jwks.json';
@@ -60,25 +60,17 @@ async function newJwks(): Promise<{ keys: JWK[] }> {
   return { keys: [{ ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'RS256', use: 'sig' }] };
 }
 
-function unsealJwks(row: { ciphertext: Buffer; iv: Buffer; authTag: Buffer }, key: Buffer): { keys: JWK[] } | undefined {
+/** The private JWKS `read` yields, or undefined when it throws or yields anything else. */
+function jwksFrom(read: () => string): { keys: JWK[] } | undefined {
   try {
-    return validJwks(JSON.parse(open(row, key)));
+    const keys = (JSON.parse(read()) as { keys?: unknown } | null)?.keys;
+    const usable =
+      Array.isArray(keys) && keys.length > 0 && keys.every((key) => typeof key === 'object' && key !== null && 'kid' in key && 'd' in key);
+    return usable ? { keys: keys as JWK[] } : undefined;
   } catch {
     return undefined;
   }
 }
 
-function legacyJwks(dataDir: string): { keys: JWK[] } | undefined {
-  try {
-    return validJwks(JSON.parse(readFileSync(path.resolve(dataDir, LEGACY_SIGNING_KEYS_FILE), 'utf8')));
-  } catch {
-    return undefined;
-  }
-}
-
-function validJwks(value: unknown): { keys: JWK[] } | undefined {
-  const keys = (value as { keys?: unknown } | null)?.keys;
-  const usable =
-    Array.isArray(keys) && keys.length > 0 && keys.every((key) => typeof key === 'object' && key !== null && 'kid' in key && 'd' in key);
-  return usable ? { keys: keys as JWK[] } : undefined;
-}
+const unsealJwks = (row: Sealed, key: Buffer) => jwksFrom(() => open(row, key));
+const legacyJwks = (dataDir: string) => jwksFrom(() => readFileSync(path.resolve(dataDir, LEGACY_SIGNING_KEYS_FILE), 'utf8'));
