@@ -12,7 +12,7 @@ main{width:100%;max-width:420px;background:var(--card);border:1px solid var(--bo
 h1{font-size:22px;margin:14px 0 6px}p{margin:0 0 14px;color:var(--muted)}
 .who{display:flex;gap:12px;align-items:center;border:1px solid var(--border);border-radius:10px;padding:12px;margin:18px 0}
 .avatar{width:40px;height:40px;border-radius:50%;background:var(--primary);color:var(--on-primary);display:flex;align-items:center;justify-content:center;font-weight:700}
-.who strong{display:block}.who span{font-size:14px;color:var(--muted);word-break:break-all}
+.who strong{display:block}.who span{font-size:14px;color:var(--muted);overflow-wrap:anywhere}
 ul{margin:0 0 18px;padding-left:20px;color:var(--muted);font-size:14px}
 .actions{display:flex;gap:10px;flex-wrap:wrap}form{margin:0}
 button{font:inherit;font-weight:600;border-radius:8px;padding:10px 16px;cursor:pointer;border:1px solid var(--border);background:transparent;color:var(--fg)}
