@@ -62,6 +62,25 @@ function gatewayRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
         done();
       }, done);
     });
+    // Chat bodies are parsed with JSON.parse alone when they cannot hold a prototype key: Fastify's
+    // guarded parser scans every body twice with regular expressions for `__proto__` and
+    // `constructor` (escaped or not). A body with either word, a `\u` escape, or that fails to
+    // parse takes the guarded parser, so what is accepted and every error are exactly as before.
+    const guardedJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body as string;
+      if (text.length > 0 && !text.includes('proto') && !text.includes('constructor') && !text.includes('\\u')) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          return guardedJson(request, text, done);
+        }
+        return done(null, parsed);
+      }
+      return guardedJson(request, text, done);
+    });
     app.setErrorHandler((error: FastifyError, _request, reply) => {
       const gatewayError = asGatewayError(error);
       if (!gatewayError) throw error;

@@ -3,16 +3,35 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import type { Metrics } from '../lib/metrics.ts';
 
+interface Series {
+  requests: { inc(): void };
+  duration: { observe(value: number): void };
+}
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Request counts and latencies by route, and `GET /metrics` for loopback or a bearer token. */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  // prom-client hashes the label object on every call; the series of a method, route and status
+  // are bound once and kept (a few dozen routes), so a request costs two plain updates.
+  const series = new Map<string, Series>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route !== '/metrics') {
-      const labels = { method: request.method, route };
-      metrics.httpRequests.inc({ method: labels.method, route, status: String(reply.statusCode) });
-      metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+      const key = `${request.method} ${reply.statusCode} ${route}`;
+      let bound = series.get(key);
+      if (!bound) {
+        const labels = { method: request.method, route };
+        bound = {
+          requests: metrics.httpRequests.labels({ ...labels, status: String(reply.statusCode) }),
+          duration: metrics.httpDuration.labels(labels),
+        };
+        // Routes are the registered patterns (or 'unmatched'), so the keys are bounded; the cap is a guard.
+        if (series.size >= 10_000) series.clear();
+        series.set(key, bound);
+      }
+      bound.requests.inc();
+      bound.duration.observe(reply.elapsedTime / 1000);
     }
     done();
   });

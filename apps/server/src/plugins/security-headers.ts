@@ -11,9 +11,11 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
     ...(options.https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // Set when the request arrives (they survive error replies), not in an onSend hook, which
+  // would run a hook chain on every reply; hijacked replies (SSE, the issuer's pages) set their own.
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
-    done(null, payload);
+    done();
   });
 }
 

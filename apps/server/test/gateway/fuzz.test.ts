@@ -105,3 +105,48 @@ describe('fuzz: invalid chat bodies', () => {
     expect(health.statusCode).toBe(200);
   });
 });
+
+describe('chat body parsing', () => {
+  let gateway: LiveGateway;
+  let key: string;
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+    ({ key } = await createAccountWithKey(gateway.app, 'enterprise', { environment: 'test' }));
+  });
+  afterAll(async () => gateway?.close());
+
+  const post = (payload: string) =>
+    gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload,
+    });
+
+  it.each([
+    ['a __proto__ member', '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"__proto__":{"admin":true}}'],
+    ['an escaped __proto__ member', '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"\\u005f\\u005fproto__":{"x":1}}'],
+    ['a constructor.prototype member', '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"constructor":{"prototype":{"x":1}}}'],
+  ])('refuses a body with %s as invalid JSON, as Fastify’s guarded parser does', async (_name, payload) => {
+    const response = await post(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: { code: 'invalid_json', type: 'invalid_request_error' } });
+  });
+
+  it('reads bodies with \\u escapes and with the words in message text', async () => {
+    const escaped = await post('{"model":"gpt-4o","messages":[{"role":"user","content":"caf\\u00e9 \\ud83d\\ude00"}]}');
+    expect(escaped.statusCode).toBe(200);
+    const words = await post(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'the constructor of a prototype' }] }));
+    expect(words.statusCode).toBe(200);
+    expect(words.json().choices[0].message.content.length).toBeGreaterThan(0);
+  });
+
+  it('answers an empty body and broken JSON with the invalid_json envelope', async () => {
+    for (const payload of ['', '{"model":', '{"model":"gpt-4o"}}']) {
+      const response = await post(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('invalid_json');
+    }
+  });
+});
