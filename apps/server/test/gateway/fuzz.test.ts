@@ -127,7 +127,10 @@ describe('chat body parsing', () => {
   it.each([
     ['a __proto__ member', '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"__proto__":{"admin":true}}'],
     ['an escaped __proto__ member', '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"\\u005f\\u005fproto__":{"x":1}}'],
-    ['a constructor.prototype member', '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"constructor":{"prototype":{"x":1}}}'],
+    [
+      'a constructor.prototype member',
+      '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"constructor":{"prototype":{"x":1}}}',
+    ],
   ])('refuses a body with %s as invalid JSON, as Fastify’s guarded parser does', async (_name, payload) => {
     const response = await post(payload);
     expect(response.statusCode).toBe(400);

@@ -126,11 +126,112 @@ const CONTENT_KEY = '"content":';
 const PROBE = 'conductor-template-probe';
 
 /**
+ * An event's bytes around its chunk's id text and `created` digits (the id first). Two events
+ * with the same shape differ only in those two tokens, a plain string's text and an integer, so
+ * they parse to the same chunk but for its id and created: a shape proven once by a probe (the
+ * same bytes around other values must parse to those values) reads every later event of that
+ * shape without parsing it.
+ */
+interface EventShape {
+  /** Up to and including the id's opening quote. */
+  head: string;
+  /** From the id's closing quote to the first digit of `created`. */
+  middle: string;
+  /** After the last digit of `created`. */
+  tail: string;
+}
+
+/** What an adapter learnt of one model's streams, reused by every later stream of that model. */
+export interface StreamShapes {
+  /** The content template of the model's streams, its prefix with the id and created as holes. */
+  content?: { prefix: EventShape; suffix: string };
+  /** Events that recur in every stream with the same bytes but for id and created (role, finish). */
+  events: { shape: EventShape; chunk: UpstreamChunk }[];
+}
+
+/** Recurring event shapes kept per model (the role and finish chunks; a few variants). */
+const MAX_EVENT_SHAPES = 4;
+const PROBE_ID = 'conductor-probe-id';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON strings may not hold.
+const PLAIN_TEXT = /^[^"\\\u0000-\u001f]*$/;
+const ID_KEY = '"id":"';
+const CREATED_KEY = '"created":';
+
+/** A `created` other than the given one, written as the same kind of token (canonical digits). */
+const probeCreated = (created: number) => (created === 1 ? 2 : 1);
+
+/** Where the id and created tokens of `text` are, if each occurs once and the id comes first. */
+function shapeAround(text: string, id: string | undefined, created: number | undefined): EventShape | undefined {
+  if (id === undefined || created === undefined || !Number.isSafeInteger(created) || created < 0 || !PLAIN_TEXT.test(id)) return undefined;
+  const idToken = `${ID_KEY}${id}"`;
+  const idAt = text.indexOf(idToken);
+  if (idAt === -1 || text.indexOf(idToken, idAt + 1) !== -1) return undefined;
+  const digits = String(created);
+  const createdToken = CREATED_KEY + digits;
+  const createdAt = text.indexOf(createdToken);
+  if (createdAt < idAt + idToken.length || text.indexOf(createdToken, createdAt + 1) !== -1) return undefined;
+  // The digits must be the whole number token (not the start of 17000000001, 1.5 or 1e9).
+  const next = text.charCodeAt(createdAt + createdToken.length);
+  if ((next >= 48 && next <= 57) || next === 46 || next === 69 || next === 101) return undefined;
+  const idStart = idAt + ID_KEY.length;
+  const digitsStart = createdAt + CREATED_KEY.length;
+  return {
+    head: text.slice(0, idStart),
+    middle: text.slice(idStart + id.length, digitsStart),
+    tail: text.slice(digitsStart + digits.length),
+  };
+}
+
+const fill = (shape: EventShape, id: string, created: number) => `${shape.head}${id}${shape.middle}${created}${shape.tail}`;
+
+/** The id and created of an event of this shape, or undefined when the event is not of it. */
+function matchShape(shape: EventShape, data: string): { id: string; created: number } | undefined {
+  const { head, middle, tail } = shape;
+  if (data.length <= head.length + middle.length + tail.length || data.slice(0, head.length) !== head) return undefined;
+  const idEnd = data.indexOf('"', head.length);
+  if (idEnd === -1) return undefined;
+  const digitsStart = idEnd + middle.length;
+  if (data.slice(idEnd, digitsStart) !== middle) return undefined;
+  let digitsEnd = digitsStart;
+  while (digitsEnd < data.length) {
+    const code = data.charCodeAt(digitsEnd);
+    if (code < 48 || code > 57) break;
+    digitsEnd += 1;
+  }
+  const count = digitsEnd - digitsStart;
+  // Canonical digits only (a leading zero is not JSON), at most 15 (a safe integer).
+  if (count === 0 || count > 15 || (count > 1 && data.charCodeAt(digitsStart) === 48)) return undefined;
+  if (data.slice(digitsEnd) !== tail) return undefined;
+  const id = data.slice(head.length, idEnd);
+  return PLAIN_TEXT.test(id) ? { id, created: Number(data.slice(digitsStart, digitsEnd)) } : undefined;
+}
+
+/** A chunk that recurs in every stream: no usage, no text (the role chunk, the finish chunk). */
+const recurs = (chunk: UpstreamChunk) => !chunk.usage && chunk.choices.every((choice) => !choice.delta.content);
+
+/** Learns the shape of a recurring event (one probe parse), unless enough are known. */
+function learnEvent(shapes: StreamShapes, data: string, chunk: UpstreamChunk): void {
+  if (shapes.events.length >= MAX_EVENT_SHAPES || !recurs(chunk)) return;
+  const shape = shapeAround(data, chunk.id, chunk.created);
+  if (!shape || chunk.created === undefined) return;
+  const created = probeCreated(chunk.created);
+  let probe: UpstreamChunk | undefined;
+  try {
+    probe = contentChunk(JSON.parse(fill(shape, PROBE_ID, created)));
+  } catch {
+    return;
+  }
+  if (probe?.id === PROBE_ID && probe.created === created) shapes.events.push({ shape, chunk });
+}
+
+/**
  * The template of a content chunk (one choice, index 0, text, no finish, no usage), if its bytes
  * show where the text goes: the same bytes around another literal must parse to the text at
  * `choices[0].delta.content` (a probe checks it, once per stream), whatever else the event holds.
+ * The same probe also puts other values in the chunk's id and created: when they read back, the
+ * template with those two as holes is kept for the model's later streams.
  */
-function learnTemplate(data: string, chunk: UpstreamChunk): ContentTemplate | undefined {
+function learnTemplate(data: string, chunk: UpstreamChunk, shapes: StreamShapes): ContentTemplate | undefined {
   if (chunk.usage || chunk.choices.length !== 1) return undefined;
   const choice = chunk.choices[0]!;
   const text = choice.delta.content;
@@ -140,6 +241,15 @@ function learnTemplate(data: string, chunk: UpstreamChunk): ContentTemplate | un
   const at = data.indexOf(CONTENT_KEY + literal);
   if (at === -1) return undefined;
   const template = { prefix: data.slice(0, at + CONTENT_KEY.length), suffix: data.slice(at + CONTENT_KEY.length + literal.length) };
+  const prefixShape = shapeAround(template.prefix, chunk.id, chunk.created);
+  if (prefixShape && chunk.created !== undefined) {
+    const created = probeCreated(chunk.created);
+    const probe = contentChunk(JSON.parse(`${fill(prefixShape, PROBE_ID, created)}"${PROBE}"${template.suffix}`));
+    if (probe?.id === PROBE_ID && probe.created === created && probe.choices.length === 1 && probe.choices[0]!.delta.content === PROBE) {
+      shapes.content = { prefix: prefixShape, suffix: template.suffix };
+      return template;
+    }
+  }
   const probe = contentChunk(JSON.parse(`${template.prefix}"${PROBE}"${template.suffix}`));
   return probe?.choices.length === 1 && probe.choices[0]!.delta.content === PROBE ? template : undefined;
 }
@@ -155,19 +265,48 @@ function templateLiteral(template: ContentTemplate, data: string): string | unde
   return PLAIN_LITERAL.test(literal) ? literal : undefined;
 }
 
-/** https://platform.openai.com/docs/api-reference/chat-streaming — `data: {chunk}` events ending in `data: [DONE]`. */
-export function createOpenAiStreamParser(name: string, publicModel: string, context: AdapterContext): StreamParser {
+/**
+ * https://platform.openai.com/docs/api-reference/chat-streaming — `data: {chunk}` events ending in
+ * `data: [DONE]`. `shapes` is what earlier streams of this model taught (the adapter keeps one per
+ * model): its recurring events are read without parsing, and once the stream's id and created
+ * are known its content template is ready before the first content event.
+ */
+export function createOpenAiStreamParser(
+  name: string,
+  publicModel: string,
+  context: AdapterContext,
+  shapes: StreamShapes = { events: [] },
+): StreamParser {
   const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
   let template: ContentTemplate | undefined;
+  /** The template came from an earlier stream and no event of this one has matched it yet. */
+  let borrowed = false;
+  /** The stream's identity: the content template of earlier streams, filled in with it. */
+  const adopt = (id: string | undefined, created: number | undefined) => {
+    if (template || !shapes.content || id === undefined || created === undefined || !PLAIN_TEXT.test(id)) return;
+    if (!Number.isSafeInteger(created) || created < 0) return;
+    template = { prefix: fill(shapes.content.prefix, id, created), suffix: shapes.content.suffix };
+    borrowed = true;
+  };
   return {
     push(event: SseEvent): StreamStep {
       const data = event.data.trim();
       if (template) {
         const literal = templateLiteral(template, data);
-        if (literal !== undefined) return { chunks: sequence.content(literal.slice(1, -1), literal), done: false };
+        if (literal !== undefined) {
+          borrowed = false;
+          return { chunks: sequence.content(literal.slice(1, -1), literal), done: false };
+        }
       }
       if (data === '[DONE]') return { chunks: [], done: true };
       if (data === '') return { chunks: [], done: false };
+      for (const known of shapes.events) {
+        const found = matchShape(known.shape, data);
+        if (found) {
+          adopt(found.id, found.created);
+          return mapChunk(sequence, { ...known.chunk, id: found.id, created: found.created });
+        }
+      }
       let json: unknown;
       try {
         json = JSON.parse(data);
@@ -179,21 +318,46 @@ export function createOpenAiStreamParser(name: string, publicModel: string, cont
       const chunk = parseChunk(name, json);
       // Learnt once per stream: an upstream whose chunks differ in more than their text (a per-chunk
       // padding field, say) keeps the full parse at the cost of one failed prefix/suffix comparison.
-      template ??= learnTemplate(data, chunk);
+      // A template borrowed from earlier streams that this stream's content does not fit is replaced.
+      if (!template || borrowed) {
+        const learnt = learnTemplate(data, chunk, shapes);
+        if (learnt) {
+          template = learnt;
+          borrowed = false;
+        }
+      }
+      learnEvent(shapes, data, chunk);
+      adopt(chunk.id, chunk.created);
       return mapChunk(sequence, chunk);
     },
   };
 }
 
+/** Models whose stream shapes an adapter keeps (the catalogue has a few dozen). */
+const MAX_MODELS = 256;
+
 /** Builds a full adapter for an OpenAI-compatible upstream from its few differences. */
 export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): ProviderAdapter {
+  // The URL of the last request, kept while base URL, API version and model stay the same (they
+  // do for nearly every request): the transport looks the same string up again instead of a new
+  // one it would have to hash.
+  let last: { baseUrl: string; apiVersion: string | undefined; model: string; url: string } | undefined;
+  /** What this upstream's streams look like, per model (see createOpenAiStreamParser). */
+  const streamShapes = new Map<string, StreamShapes>();
+  const urlFor = (credentials: ProviderCredentials, upstreamModel: string): string => {
+    if (last?.baseUrl === credentials.baseUrl && last.apiVersion === credentials.apiVersion && last.model === upstreamModel)
+      return last.url;
+    const url = config.url(credentials, upstreamModel);
+    last = { baseUrl: credentials.baseUrl, apiVersion: credentials.apiVersion, model: upstreamModel, url };
+    return url;
+  };
   return {
     id: config.id,
     defaultBaseUrl: config.defaultBaseUrl,
     allowedHostSuffixes: config.allowedHostSuffixes,
     buildRequest(request, model, credentials) {
       return {
-        url: config.url(credentials, model.upstreamModel),
+        url: urlFor(credentials, model.upstreamModel),
         method: 'POST',
         headers: {
           ...config.authHeaders(credentials),
@@ -204,7 +368,15 @@ export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): P
       };
     },
     parseResponse: (body, publicModel, context) => parseOpenAiCompletion(config.name, body, publicModel, context),
-    createStreamParser: (publicModel, context) => createOpenAiStreamParser(config.name, publicModel, context),
+    createStreamParser: (publicModel, context) => {
+      let shapes = streamShapes.get(publicModel);
+      if (!shapes) {
+        if (streamShapes.size >= MAX_MODELS) streamShapes.clear();
+        shapes = { events: [] };
+        streamShapes.set(publicModel, shapes);
+      }
+      return createOpenAiStreamParser(config.name, publicModel, context, shapes);
+    },
     mapError: (status, body, headers, context) => mapOpenAiCompatibleError(config.name, status, body, headers, context?.now),
   };
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkSequence, sseData } from '../common/chunks.ts';
 import type { AdapterContext, StreamStep } from '../types.ts';
-import { createOpenAiStreamParser } from './create-adapter.ts';
+import { createOpenAiStreamParser, type StreamShapes } from './create-adapter.ts';
 
 const context: AdapterContext = { now: () => 1_732_000_000_000, generateId: () => 'generated' };
 
@@ -101,5 +101,114 @@ describe('OpenAI-compatible stream: content taken from the bytes around it', () 
       /boom/,
     );
     expect(parser.push({ event: undefined, data: '[DONE]' }).done).toBe(true);
+  });
+});
+
+describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
+  /** One upstream stream: role, content, finish, usage, in the member order OpenAI sends. */
+  const stream = (options: { id: string; created: number; texts: string[]; finish: string; extra: Record<string, unknown> }) => {
+    const { id, created, extra } = options;
+    const event = (body: Record<string, unknown>) =>
+      JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'gpt-4o-2024-08-06', ...extra, ...body });
+    return [
+      event({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
+      ...options.texts.map((text) => event({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })),
+      event({ choices: [{ index: 0, delta: {}, finish_reason: options.finish }] }),
+      event({ choices: [], usage: { prompt_tokens: 5, completion_tokens: options.texts.length, total_tokens: 5 + options.texts.length } }),
+      '[DONE]',
+    ];
+  };
+  /** What a parser makes of a stream: each step's chunks as SSE text, and whether it ended. */
+  const read = (parser: ReturnType<typeof createOpenAiStreamParser>, events: string[]) =>
+    events.map((data) => {
+      const step = parser.push({ event: undefined, data });
+      return { sse: step.chunks.map(sseData), done: step.done, usage: step.usage };
+    });
+  const streams = fc.array(
+    fc.record({
+      id: fc.oneof(fc.constant('chatcmpl-1'), fc.string({ unit: 'binary', maxLength: 12 })),
+      created: fc.oneof(fc.constant(1_732_000_001), fc.nat(), fc.constantFrom(0, 1, 2, 10)),
+      texts: fc.array(fc.string({ unit: 'binary', maxLength: 8 }), { maxLength: 6 }),
+      finish: fc.constantFrom('stop', 'length', 'content_filter'),
+      // Members that repeat the id or created elsewhere in the event, which the shapes must not take for them.
+      extra: fc.oneof(
+        fc.constant({}),
+        fc.constant({ system_fingerprint: 'fp_1' }),
+        fc.record({ system_fingerprint: fc.string({ maxLength: 6 }) }),
+        fc.constant({ x: { id: 'chatcmpl-1', created: 1_732_000_001 } }),
+        fc.constant({ note: '"id":"chatcmpl-1","created":1732000001' }),
+      ),
+    }),
+    { minLength: 1, maxLength: 5 },
+  );
+
+  it('reads every stream as a parser that learnt nothing before does', () => {
+    fc.assert(
+      fc.property(streams, (upstreams) => {
+        const shapes: StreamShapes = { events: [] };
+        for (const upstream of upstreams) {
+          const events = stream(upstream);
+          const fresh = read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context), events);
+          const learnt = read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), events);
+          expect(learnt).toEqual(fresh);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads the role and finish events and the content of later streams without parsing them', () => {
+    const shapes: StreamShapes = { events: [] };
+    const first = { id: 'chatcmpl-1', created: 1_732_000_001, texts: ['Hello', ' world'], finish: 'stop', extra: {} };
+    read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), stream(first));
+    expect(shapes.content).toBeDefined();
+    expect(shapes.events).toHaveLength(2);
+    const parse = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((...args: Parameters<typeof JSON.parse>) => {
+      parses += 1;
+      return parse(...args);
+    }) as typeof JSON.parse;
+    try {
+      const later = read(
+        createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes),
+        stream({ ...first, id: 'chatcmpl-2', created: 1_732_000_099, texts: ['Other', ' text', ' here.'] }),
+      );
+      // Only the usage event (its counts differ from stream to stream) is parsed.
+      expect(parses).toBe(1);
+      expect(later.flatMap((step) => step.sse).join('')).toContain('"id":"chatcmpl-2"');
+      expect(later.flatMap((step) => step.sse).join('')).toContain('"content":" here."');
+    } finally {
+      JSON.parse = parse;
+    }
+  });
+
+  it('is not fooled by the id or created written elsewhere while the chunk’s own are escaped or spaced', () => {
+    // The top-level id is written with an escape and created with a space, so the only plain
+    // `"id":"c1"` and `"created":7` are a nested member's: the probe refuses that shape.
+    const event = (id: string, created: number, body: string) =>
+      `{"x":{"id":"${id}","created":${created}},"id":"\\u0063${id.slice(1)}","created": ${created},"object":"chat.completion.chunk",${body}}`;
+    const role = (id: string, created: number) =>
+      event(id, created, '"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]');
+    const finish = (id: string, created: number) => event(id, created, '"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]');
+    const shapes: StreamShapes = { events: [] };
+    const parse = (events: string[]) => read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), events);
+    parse([role('c1', 7), finish('c1', 7)]);
+    expect(shapes.events).toHaveLength(0);
+    // A later stream whose nested member differs from its own id reads its own id.
+    const later = parse([
+      `{"x":{"id":"c1","created":7},"id":"c2","created":8,"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+    ]);
+    expect(later[0]!.sse.join('')).toContain('"id":"c2"');
+  });
+
+  it('relearns when a later stream has other members', () => {
+    const shapes: StreamShapes = { events: [] };
+    const first = { id: 'a', created: 5, texts: ['Hi'], finish: 'stop', extra: {} };
+    read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), stream(first));
+    const other = stream({ ...first, id: 'b', extra: { service_tier: 'default' } });
+    const learnt = read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), other);
+    expect(learnt).toEqual(read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context), other));
+    expect(learnt.flatMap((step) => step.sse).join('')).toContain('"content":"Hi"');
   });
 });
