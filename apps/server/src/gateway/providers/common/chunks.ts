@@ -34,11 +34,12 @@ export function completionOf(input: {
 }
 
 /**
- * A content chunk that carries its own SSE text (`data: {…}\n\n`), built from the stream's
- * fixed prefix and the content's JSON string literal, so the hot path does not serialise the
- * object again. The text is exactly `JSON.stringify` of the fields; nothing mutates chunks.
+ * A chunk that carries its own SSE text (`data: {…}\n\n`), built from the stream's fixed head
+ * (id, object, created, model) and, for content, the text's JSON string literal, so the hot path
+ * does not serialise the object again. The text is exactly `JSON.stringify` of the fields;
+ * nothing mutates chunks.
  */
-class EncodedContentChunk implements ChatCompletionChunk {
+class EncodedChunk implements ChatCompletionChunk {
   readonly id: string;
   readonly object = 'chat.completion.chunk' as const;
   readonly created: number;
@@ -46,25 +47,26 @@ class EncodedContentChunk implements ChatCompletionChunk {
   readonly choices: ChatCompletionChunk['choices'];
   readonly #sse: string;
 
-  constructor(id: string, created: number, model: string, content: string, sse: string) {
+  constructor(id: string, created: number, model: string, choice: ChatCompletionChunk['choices'][number], sse: string) {
     this.id = id;
     this.created = created;
     this.model = model;
-    this.choices = [{ index: 0, delta: { content }, finish_reason: null }];
+    this.choices = [choice];
     this.#sse = sse;
   }
 
   static sse(chunk: ChatCompletionChunk): string | undefined {
-    return #sse in chunk ? (chunk as EncodedContentChunk).#sse : undefined;
+    return #sse in chunk ? (chunk as EncodedChunk).#sse : undefined;
   }
 }
 
 /** The SSE event for a chunk: its own text when it has one, else `data: <JSON>`. */
 export function sseData(chunk: ChatCompletionChunk): string {
-  return EncodedContentChunk.sse(chunk) ?? `data: ${JSON.stringify(chunk)}\n\n`;
+  return EncodedChunk.sse(chunk) ?? `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
 const CONTENT_SUFFIX = '},"finish_reason":null}]}\n\n';
+const ROLE_DELTA = '"role":"assistant","content":""';
 
 /**
  * Builds the OpenAI chunk sequence every adapter emits, whatever the upstream's event shape
@@ -81,8 +83,8 @@ export class ChunkSequence {
   #created: number;
   #started = false;
   #finished = false;
-  /** `data: {"id":…,"choices":[{"index":0,"delta":{"content":` once the identity is fixed. */
-  #contentPrefix: string | undefined;
+  /** `data: {"id":…,"choices":[{"index":0,"delta":{` once the identity is fixed. */
+  #head: string | undefined;
 
   constructor(model: string, makeId: () => string, created: number) {
     this.#model = model;
@@ -111,21 +113,29 @@ export class ChunkSequence {
     return this.#finished;
   }
 
-  #chunk(delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: FinishReason | null): ChatCompletionChunk {
-    return {
-      id: this.#currentId,
-      object: 'chat.completion.chunk',
-      created: this.#created,
-      model: this.#model,
-      choices: [{ index: 0, delta, finish_reason: finishReason }],
-    };
+  /** The chunk of one choice, with its SSE text: the head, the delta's members, then the rest. */
+  #chunk(
+    delta: ChatCompletionChunk['choices'][number]['delta'],
+    finishReason: FinishReason | null,
+    deltaJson: string,
+  ): ChatCompletionChunk {
+    const id = this.#currentId;
+    this.#head ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(this.#created)},"model":${JSON.stringify(this.#model)},"choices":[{"index":0,"delta":{`;
+    const rest = finishReason === null ? CONTENT_SUFFIX : `},"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
+    return new EncodedChunk(
+      id,
+      this.#created,
+      this.#model,
+      { index: 0, delta, finish_reason: finishReason },
+      this.#head + deltaJson + rest,
+    );
   }
 
   /** The role delta, once; later calls return nothing. */
   start(): ChatCompletionChunk[] {
     if (this.#started) return [];
     this.#started = true;
-    return [this.#chunk({ role: 'assistant', content: '' }, null)];
+    return [this.#chunk({ role: 'assistant', content: '' }, null, ROLE_DELTA)];
   }
 
   /**
@@ -135,10 +145,7 @@ export class ChunkSequence {
   content(text: string, literal?: string): ChatCompletionChunk[] {
     const chunks = this.start();
     if (text === '') return chunks;
-    const id = this.#currentId;
-    this.#contentPrefix ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(this.#created)},"model":${JSON.stringify(this.#model)},"choices":[{"index":0,"delta":{"content":`;
-    const sse = this.#contentPrefix + (literal ?? JSON.stringify(text)) + CONTENT_SUFFIX;
-    chunks.push(new EncodedContentChunk(id, this.#created, this.#model, text, sse));
+    chunks.push(this.#chunk({ content: text }, null, `"content":${literal ?? JSON.stringify(text)}`));
     return chunks;
   }
 
@@ -147,7 +154,7 @@ export class ChunkSequence {
     const chunks = this.start();
     if (this.#finished) return chunks;
     this.#finished = true;
-    chunks.push(this.#chunk({}, reason));
+    chunks.push(this.#chunk({}, reason, ''));
     return chunks;
   }
 

@@ -41,13 +41,24 @@ const ROLE = JSON.stringify({
   choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
 });
 
-describe('content chunks: SSE text', () => {
+describe('stream chunks: SSE text', () => {
   it('is exactly JSON.stringify of the chunk, for any text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string(), fc.string(), fc.nat(), (text, id, model, created) => {
-        const sequence = new ChunkSequence(model, () => id, created);
-        for (const chunk of sequence.content(text)) expect(sseData(chunk)).toBe(`data: ${JSON.stringify(chunk)}\n\n`);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.string(),
+        fc.string(),
+        fc.nat(),
+        fc.constantFrom('stop', 'length', 'tool_calls', 'content_filter'),
+        (text, id, model, created, reason) => {
+          const sequence = new ChunkSequence(model, () => id, created);
+          // The role chunk, the content and the finish chunk all carry their own SSE text.
+          const chunks = [...sequence.content(text), ...sequence.content(text), ...sequence.finish(reason)];
+          for (const chunk of chunks) expect(sseData(chunk)).toBe(`data: ${JSON.stringify(chunk)}\n\n`);
+          expect(chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
+          expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe(reason);
+        },
+      ),
     );
   });
 });
