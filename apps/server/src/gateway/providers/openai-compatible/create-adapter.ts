@@ -125,103 +125,177 @@ interface ContentTemplate {
 const CONTENT_KEY = '"content":';
 const PROBE = 'conductor-template-probe';
 
+/** The usage counts an event's shape may have as holes (their values differ from stream to stream). */
+const COUNT_KEYS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
+type CountKey = (typeof COUNT_KEYS)[number];
+
 /**
- * An event's bytes around its chunk's id text and `created` digits (the id first). Two events
- * with the same shape differ only in those two tokens, a plain string's text and an integer, so
- * they parse to the same chunk but for its id and created: a shape proven once by a probe (the
- * same bytes around other values must parse to those values) reads every later event of that
- * shape without parsing it.
+ * An event's bytes around its chunk's id text, its `created` digits and (for a usage chunk) the
+ * digits of its token counts: `parts[0]`, the id, `parts[1]`, created, `parts[2]`, the first
+ * count, … Two events with the same shape differ only in those tokens, each a plain string's
+ * text or an integer, so they parse to the same chunk but for those values: a shape proven once
+ * by a probe (the same bytes around other values must parse to those values) reads every later
+ * event of that shape without parsing it.
  */
 interface EventShape {
-  /** Up to and including the id's opening quote. */
-  head: string;
-  /** From the id's closing quote to the first digit of `created`. */
-  middle: string;
-  /** After the last digit of `created`. */
-  tail: string;
+  parts: string[];
+  /** The usage member of each hole after id and created, in byte order. */
+  counts: CountKey[];
+}
+
+/** What fills an event shape's holes. */
+interface ShapeValues {
+  id: string;
+  created: number;
+  counts: number[];
 }
 
 /** What an adapter learnt of one model's streams, reused by every later stream of that model. */
 export interface StreamShapes {
   /** The content template of the model's streams, its prefix with the id and created as holes. */
   content?: { prefix: EventShape; suffix: string };
-  /** Events that recur in every stream with the same bytes but for id and created (role, finish). */
+  /** Events that recur in every stream with the same bytes but for id, created and counts (role, finish, usage). */
   events: { shape: EventShape; chunk: UpstreamChunk }[];
 }
 
-/** Recurring event shapes kept per model (the role and finish chunks; a few variants). */
-const MAX_EVENT_SHAPES = 4;
+/** Recurring event shapes kept per model (the role, finish and usage chunks; a few variants). */
+const MAX_EVENT_SHAPES = 6;
 const PROBE_ID = 'conductor-probe-id';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON strings may not hold.
 const PLAIN_TEXT = /^[^"\\\u0000-\u001f]*$/;
 const ID_KEY = '"id":"';
-const CREATED_KEY = '"created":';
 
-/** A `created` other than the given one, written as the same kind of token (canonical digits). */
-const probeCreated = (created: number) => (created === 1 ? 2 : 1);
+/** Another value of the same kind of token (canonical digits), for a probe. */
+const otherCount = (value: number) => (value === 1 ? 2 : 1);
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-/** Where the id and created tokens of `text` are, if each occurs once and the id comes first. */
-function shapeAround(text: string, id: string | undefined, created: number | undefined): EventShape | undefined {
-  if (id === undefined || created === undefined || !Number.isSafeInteger(created) || created < 0 || !PLAIN_TEXT.test(id)) return undefined;
+/** Where `"key":<digits>` is in `text`, if it occurs once and the digits are the whole number token. */
+function digitsAt(text: string, key: string, value: number): number | undefined {
+  const token = `"${key}":${value}`;
+  const at = text.indexOf(token);
+  if (at === -1 || text.indexOf(token, at + 1) !== -1) return undefined;
+  const next = text.charCodeAt(at + token.length);
+  if ((next >= 48 && next <= 57) || next === 46 || next === 69 || next === 101) return undefined;
+  return at + key.length + 3;
+}
+
+/**
+ * The shape of `text` with the chunk's id, created and usage counts as holes, if each token
+ * occurs once, the id comes first and created before the counts.
+ */
+function shapeAround(text: string, chunk: UpstreamChunk): EventShape | undefined {
+  const { id, created, usage } = chunk;
+  if (id === undefined || !isCount(created) || !PLAIN_TEXT.test(id)) return undefined;
   const idToken = `${ID_KEY}${id}"`;
   const idAt = text.indexOf(idToken);
   if (idAt === -1 || text.indexOf(idToken, idAt + 1) !== -1) return undefined;
-  const digits = String(created);
-  const createdToken = CREATED_KEY + digits;
-  const createdAt = text.indexOf(createdToken);
-  if (createdAt < idAt + idToken.length || text.indexOf(createdToken, createdAt + 1) !== -1) return undefined;
-  // The digits must be the whole number token (not the start of 17000000001, 1.5 or 1e9).
-  const next = text.charCodeAt(createdAt + createdToken.length);
-  if ((next >= 48 && next <= 57) || next === 46 || next === 69 || next === 101) return undefined;
   const idStart = idAt + ID_KEY.length;
-  const digitsStart = createdAt + CREATED_KEY.length;
-  return {
-    head: text.slice(0, idStart),
-    middle: text.slice(idStart + id.length, digitsStart),
-    tail: text.slice(digitsStart + digits.length),
-  };
+  const createdStart = digitsAt(text, 'created', created);
+  if (createdStart === undefined || createdStart < idStart + id.length) return undefined;
+  const holes: { start: number; length: number; key?: CountKey }[] = [
+    { start: idStart, length: id.length },
+    { start: createdStart, length: String(created).length },
+  ];
+  if (usage) {
+    for (const key of COUNT_KEYS) {
+      const value = usage[key];
+      if (value === undefined) continue;
+      if (!isCount(value)) return undefined;
+      const start = digitsAt(text, key, value);
+      if (start === undefined || start < createdStart) return undefined;
+      holes.push({ start, length: String(value).length, key });
+    }
+  }
+  const counts = holes.slice(2).sort((left, right) => left.start - right.start);
+  const ordered = [...holes.slice(0, 2), ...counts];
+  const parts: string[] = [];
+  let from = 0;
+  for (const hole of ordered) {
+    parts.push(text.slice(from, hole.start));
+    from = hole.start + hole.length;
+  }
+  parts.push(text.slice(from));
+  return { parts, counts: counts.map((hole) => hole.key as CountKey) };
 }
 
-const fill = (shape: EventShape, id: string, created: number) => `${shape.head}${id}${shape.middle}${created}${shape.tail}`;
+function fill(shape: EventShape, values: ShapeValues): string {
+  const { parts } = shape;
+  let text = `${parts[0]}${values.id}${parts[1]}${values.created}`;
+  for (let index = 0; index < values.counts.length; index += 1) text += `${parts[index + 2]}${values.counts[index]}`;
+  return text + parts[parts.length - 1];
+}
 
-/** The id and created of an event of this shape, or undefined when the event is not of it. */
-function matchShape(shape: EventShape, data: string): { id: string; created: number } | undefined {
-  const { head, middle, tail } = shape;
-  if (data.length <= head.length + middle.length + tail.length || data.slice(0, head.length) !== head) return undefined;
+/** The digits at `from` as a count: canonical (no leading zero), at most 15 of them (safe). */
+function readCount(data: string, from: number): { value: number; end: number } | undefined {
+  let end = from;
+  while (end < data.length) {
+    const code = data.charCodeAt(end);
+    if (code < 48 || code > 57) break;
+    end += 1;
+  }
+  const count = end - from;
+  if (count === 0 || count > 15 || (count > 1 && data.charCodeAt(from) === 48)) return undefined;
+  return { value: Number(data.slice(from, end)), end };
+}
+
+/** The values of an event of this shape, or undefined when the event is not of it. */
+function matchShape(shape: EventShape, data: string): ShapeValues | undefined {
+  const { parts } = shape;
+  const head = parts[0]!;
+  if (data.slice(0, head.length) !== head) return undefined;
+  // The id's text runs to the next quote (the next part starts with it).
   const idEnd = data.indexOf('"', head.length);
   if (idEnd === -1) return undefined;
-  const digitsStart = idEnd + middle.length;
-  if (data.slice(idEnd, digitsStart) !== middle) return undefined;
-  let digitsEnd = digitsStart;
-  while (digitsEnd < data.length) {
-    const code = data.charCodeAt(digitsEnd);
-    if (code < 48 || code > 57) break;
-    digitsEnd += 1;
-  }
-  const count = digitsEnd - digitsStart;
-  // Canonical digits only (a leading zero is not JSON), at most 15 (a safe integer).
-  if (count === 0 || count > 15 || (count > 1 && data.charCodeAt(digitsStart) === 48)) return undefined;
-  if (data.slice(digitsEnd) !== tail) return undefined;
   const id = data.slice(head.length, idEnd);
-  return PLAIN_TEXT.test(id) ? { id, created: Number(data.slice(digitsStart, digitsEnd)) } : undefined;
+  let at = idEnd;
+  const numbers: number[] = [];
+  for (let index = 1; index < parts.length - 1; index += 1) {
+    const part = parts[index]!;
+    if (data.slice(at, at + part.length) !== part) return undefined;
+    const number = readCount(data, at + part.length);
+    if (!number) return undefined;
+    numbers.push(number.value);
+    at = number.end;
+  }
+  if (data.slice(at) !== parts[parts.length - 1] || !PLAIN_TEXT.test(id)) return undefined;
+  return { id, created: numbers[0]!, counts: numbers.slice(1) };
 }
 
-/** A chunk that recurs in every stream: no usage, no text (the role chunk, the finish chunk). */
-const recurs = (chunk: UpstreamChunk) => !chunk.usage && chunk.choices.every((choice) => !choice.delta.content);
+/** The chunk an event of a known shape parses to. */
+function chunkOf(known: { shape: EventShape; chunk: UpstreamChunk }, values: ShapeValues): UpstreamChunk {
+  const chunk = { ...known.chunk, id: values.id, created: values.created };
+  if (values.counts.length > 0 && chunk.usage) {
+    const usage = { ...chunk.usage };
+    known.shape.counts.forEach((key, index) => {
+      usage[key] = values.counts[index]!;
+    });
+    chunk.usage = usage;
+  }
+  return chunk;
+}
+
+/** A chunk that recurs in every stream but for its values: no text (the role, finish and usage chunks). */
+const recurs = (chunk: UpstreamChunk) => chunk.choices.every((choice) => !choice.delta.content);
 
 /** Learns the shape of a recurring event (one probe parse), unless enough are known. */
 function learnEvent(shapes: StreamShapes, data: string, chunk: UpstreamChunk): void {
   if (shapes.events.length >= MAX_EVENT_SHAPES || !recurs(chunk)) return;
-  const shape = shapeAround(data, chunk.id, chunk.created);
+  const shape = shapeAround(data, chunk);
   if (!shape || chunk.created === undefined) return;
-  const created = probeCreated(chunk.created);
+  const values: ShapeValues = {
+    id: PROBE_ID,
+    created: otherCount(chunk.created),
+    counts: shape.counts.map((key) => (chunk.usage?.[key] ?? 0) + 1),
+  };
   let probe: UpstreamChunk | undefined;
   try {
-    probe = contentChunk(JSON.parse(fill(shape, PROBE_ID, created)));
+    probe = contentChunk(JSON.parse(fill(shape, values)));
   } catch {
     return;
   }
-  if (probe?.id === PROBE_ID && probe.created === created) shapes.events.push({ shape, chunk });
+  if (probe?.id !== PROBE_ID || probe.created !== values.created) return;
+  if (shape.counts.some((key, index) => probe.usage?.[key] !== values.counts[index])) return;
+  shapes.events.push({ shape, chunk });
 }
 
 /**
@@ -241,10 +315,10 @@ function learnTemplate(data: string, chunk: UpstreamChunk, shapes: StreamShapes)
   const at = data.indexOf(CONTENT_KEY + literal);
   if (at === -1) return undefined;
   const template = { prefix: data.slice(0, at + CONTENT_KEY.length), suffix: data.slice(at + CONTENT_KEY.length + literal.length) };
-  const prefixShape = shapeAround(template.prefix, chunk.id, chunk.created);
+  const prefixShape = shapeAround(template.prefix, { ...chunk, usage: undefined });
   if (prefixShape && chunk.created !== undefined) {
-    const created = probeCreated(chunk.created);
-    const probe = contentChunk(JSON.parse(`${fill(prefixShape, PROBE_ID, created)}"${PROBE}"${template.suffix}`));
+    const created = otherCount(chunk.created);
+    const probe = contentChunk(JSON.parse(`${fill(prefixShape, { id: PROBE_ID, created, counts: [] })}"${PROBE}"${template.suffix}`));
     if (probe?.id === PROBE_ID && probe.created === created && probe.choices.length === 1 && probe.choices[0]!.delta.content === PROBE) {
       shapes.content = { prefix: prefixShape, suffix: template.suffix };
       return template;
@@ -285,7 +359,7 @@ export function createOpenAiStreamParser(
   const adopt = (id: string | undefined, created: number | undefined) => {
     if (template || !shapes.content || id === undefined || created === undefined || !PLAIN_TEXT.test(id)) return;
     if (!Number.isSafeInteger(created) || created < 0) return;
-    template = { prefix: fill(shapes.content.prefix, id, created), suffix: shapes.content.suffix };
+    template = { prefix: fill(shapes.content.prefix, { id, created, counts: [] }), suffix: shapes.content.suffix };
     borrowed = true;
   };
   return {
@@ -304,7 +378,7 @@ export function createOpenAiStreamParser(
         const found = matchShape(known.shape, data);
         if (found) {
           adopt(found.id, found.created);
-          return mapChunk(sequence, { ...known.chunk, id: found.id, created: found.created });
+          return mapChunk(sequence, chunkOf(known, found));
         }
       }
       let json: unknown;

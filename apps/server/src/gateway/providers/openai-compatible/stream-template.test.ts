@@ -117,15 +117,23 @@ describe('OpenAI-compatible stream: content taken from the bytes around it', () 
 
 describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
   /** One upstream stream: role, content, finish, usage, in the member order OpenAI sends. */
-  const stream = (options: { id: string; created: number; texts: string[]; finish: string; extra: Record<string, unknown> }) => {
+  const stream = (options: {
+    id: string;
+    created: number;
+    texts: string[];
+    finish: string;
+    extra: Record<string, unknown>;
+    usage?: Record<string, unknown>;
+  }) => {
     const { id, created, extra } = options;
+    const usage = options.usage ?? { prompt_tokens: 5, completion_tokens: options.texts.length, total_tokens: 5 + options.texts.length };
     const event = (body: Record<string, unknown>) =>
       JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'gpt-4o-2024-08-06', ...extra, ...body });
     return [
       event({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
       ...options.texts.map((text) => event({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })),
       event({ choices: [{ index: 0, delta: {}, finish_reason: options.finish }] }),
-      event({ choices: [], usage: { prompt_tokens: 5, completion_tokens: options.texts.length, total_tokens: 5 + options.texts.length } }),
+      event({ choices: [], usage }),
       '[DONE]',
     ];
   };
@@ -149,6 +157,18 @@ describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
         fc.constant({ x: { id: 'chatcmpl-1', created: 1_732_000_001 } }),
         fc.constant({ note: '"id":"chatcmpl-1","created":1732000001' }),
       ),
+      // Usage blocks as providers send them, with counts that change from stream to stream.
+      usage: fc.oneof(
+        fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat(), total_tokens: fc.nat() }),
+        fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat() }),
+        fc.record({
+          prompt_tokens: fc.constantFrom(0, 1, 2, 9, 10, 11, 100),
+          completion_tokens: fc.constantFrom(0, 1, 2, 9, 10, 11, 100),
+          total_tokens: fc.constantFrom(0, 1, 2, 9, 10, 11, 100),
+          prompt_tokens_details: fc.constant({ cached_tokens: 0 }),
+        }),
+        fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat(), nested: fc.constant({ prompt_tokens: 3 }) }),
+      ),
     }),
     { minLength: 1, maxLength: 5 },
   );
@@ -168,12 +188,12 @@ describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
     );
   });
 
-  it('reads the role and finish events and the content of later streams without parsing them', () => {
+  it('reads the role, finish and usage events and the content of later streams without parsing them', () => {
     const shapes: StreamShapes = { events: [] };
     const first = { id: 'chatcmpl-1', created: 1_732_000_001, texts: ['Hello', ' world'], finish: 'stop', extra: {} };
     read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), stream(first));
     expect(shapes.content).toBeDefined();
-    expect(shapes.events).toHaveLength(2);
+    expect(shapes.events).toHaveLength(3);
     const parse = JSON.parse;
     let parses = 0;
     JSON.parse = ((...args: Parameters<typeof JSON.parse>) => {
@@ -185,8 +205,8 @@ describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
         createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes),
         stream({ ...first, id: 'chatcmpl-2', created: 1_732_000_099, texts: ['Other', ' text', ' here.'] }),
       );
-      // Only the usage event (its counts differ from stream to stream) is parsed.
-      expect(parses).toBe(1);
+      expect(parses).toBe(0);
+      expect(later.find((step) => step.usage)?.usage).toEqual({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 });
       expect(later.flatMap((step) => step.sse).join('')).toContain('"id":"chatcmpl-2"');
       expect(later.flatMap((step) => step.sse).join('')).toContain('"content":" here."');
     } finally {
@@ -211,6 +231,17 @@ describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
       `{"x":{"id":"c1","created":7},"id":"c2","created":8,"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
     ]);
     expect(later[0]!.sse.join('')).toContain('"id":"c2"');
+  });
+
+  it('is not fooled by a usage count written elsewhere while the chunk’s own is spaced', () => {
+    const usageEvent = (prompt: number, decoy: number) =>
+      `{"id":"u","object":"chat.completion.chunk","created":3,"x":{"prompt_tokens":${decoy}},"choices":[],"usage":{"prompt_tokens": ${prompt},"completion_tokens":2}}`;
+    const shapes: StreamShapes = { events: [] };
+    const parse = (events: string[]) => read(createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes), events);
+    parse([usageEvent(5, 5)]);
+    // The probe put another count in the decoy and read the chunk's own back: no shape.
+    expect(shapes.events).toHaveLength(0);
+    expect(parse([usageEvent(9, 5)])[0]!.usage).toEqual({ prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 });
   });
 
   it('relearns when a later stream has other members', () => {
