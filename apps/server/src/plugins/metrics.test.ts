@@ -17,6 +17,42 @@ describe('GET /metrics', () => {
     expect(response.body).toContain('conductor_http_request_duration_seconds_bucket');
   });
 
+  it('counts every request into its status and latency series, buckets cumulative up to +Inf', async () => {
+    for (let index = 0; index < 3; index += 1) await harness.app.inject({ method: 'GET', url: '/v1/models' });
+    await harness.app.inject({ method: 'GET', url: '/v1/no-such-route' });
+    const body = (await harness.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const value = (line: RegExp) => Number(body.match(line)?.[1]);
+    expect(value(/^conductor_http_requests_total\{method="GET",route="\/v1\/models",status="401"\} (\d+)$/m)).toBe(3);
+    expect(value(/^conductor_http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+    const series = 'method="GET",route="/v1/models"';
+    const buckets = [
+      ...body.matchAll(new RegExp(`^conductor_http_request_duration_seconds_bucket\\{le="([^"]+)",${series}\\} (\\d+)$`, 'gm')),
+    ];
+    expect(buckets.map((match) => match[1])).toEqual([
+      '0.001',
+      '0.005',
+      '0.01',
+      '0.025',
+      '0.05',
+      '0.1',
+      '0.25',
+      '0.5',
+      '1',
+      '2.5',
+      '5',
+      '10',
+      '30',
+      '+Inf',
+    ]);
+    const counts = buckets.map((match) => Number(match[2]));
+    expect(counts).toEqual([...counts].sort((left, right) => left - right));
+    expect(counts.at(-1)).toBe(3);
+    expect(value(new RegExp(`^conductor_http_request_duration_seconds_count\\{${series}\\} (\\d+)$`, 'm'))).toBe(3);
+    expect(value(new RegExp(`^conductor_http_request_duration_seconds_sum\\{${series}\\} ([\\d.e-]+)$`, 'm'))).toBeGreaterThan(0);
+    expect(body).toMatch(/^# TYPE conductor_http_request_duration_seconds histogram$/m);
+    expect(body).toMatch(/^# TYPE conductor_http_requests_total counter$/m);
+  });
+
   it('refuses other addresses without the token and accepts the token', async () => {
     const remote = await harness.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9' });
     expect(remote.statusCode).toBe(403);
