@@ -62,7 +62,8 @@ export class AccountLimiter {
     this.#onStoreError = onStoreError;
   }
 
-  async admit(input: AccountAdmission): Promise<Admitted> {
+  /** A value when the store answers at once (the in-memory store), else a promise; refusals are rejected promises. */
+  admit(input: AccountAdmission): Admitted | Promise<Admitted> {
     const limits = PLAN_LIMITS[input.plan];
     const quotaLimit = input.environment === 'live' && THROTTLED_PLANS.has(input.plan) ? limits.tokensPerMonth : null;
     const desired = input.promptTokens + (input.maxTokens ?? DEFAULT_COMPLETION_RESERVE);
@@ -71,9 +72,14 @@ export class AccountLimiter {
       const { month, endsAt } = monthOf(input.now);
       quota = { limit: quotaLimit, month, monthEndsAt: endsAt, minimum: input.promptTokens + 1, desired };
     }
-    let result: AdmitResult;
+    // The limit store (Redis) is unreachable: serve rather than fail every request; say so in the log.
+    const unlimited = (error: unknown): Admitted => {
+      this.#onStoreError(error);
+      return { reservation: null, maxTokensCap: undefined };
+    };
+    let result: AdmitResult | Promise<AdmitResult>;
     try {
-      result = await this.#store.admit({
+      result = this.#store.admit({
         accountId: input.accountId,
         now: input.now,
         requestsPerMinute: limits.requestsPerMinute,
@@ -81,10 +87,14 @@ export class AccountLimiter {
         loadUsedTokens: input.loadUsedTokens,
       });
     } catch (error) {
-      // The limit store (Redis) is unreachable: serve rather than fail every request; say so in the log.
-      this.#onStoreError(error);
-      return { reservation: null, maxTokensCap: undefined };
+      return unlimited(error);
     }
+    if (result instanceof Promise) return result.then((settled) => this.#decide(input, quotaLimit, desired, settled), unlimited);
+    return this.#decide(input, quotaLimit, desired, result);
+  }
+
+  #decide(input: AccountAdmission, quotaLimit: number | null, desired: number, result: AdmitResult): Admitted | Promise<never> {
+    const limits = PLAN_LIMITS[input.plan];
     if (result.ok) {
       const granted = result.reservation?.granted;
       const cap = granted !== undefined && granted < desired ? Math.max(1, granted - input.promptTokens) : undefined;

@@ -39,7 +39,8 @@ export type AdmitResult =
  * and reserves atomically, settlement replaces the reservation with the tokens really used.
  */
 export interface LimitStore {
-  admit(request: AdmitRequest): Promise<AdmitResult>;
+  /** The in-memory store answers at once (a value); a shared store asynchronously. */
+  admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult>;
   settle(reservation: Reservation, usedTokens: number): Promise<void>;
 }
 

@@ -69,7 +69,7 @@ describe('AccountLimiter on the memory store', () => {
     const free = { accountId: 'rate', plan: 'free' as const, environment: 'test' as const, promptTokens: 1, maxTokens: 1, loadUsedTokens };
     for (let index = 0; index < 10; index += 1) await limiter.admit({ ...free, now: NOW });
     await expect(limiter.admit({ ...free, now: NOW })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 40 });
-    await expect(limiter.admit({ ...free, now: NOW + 40_000 })).resolves.toBeDefined();
+    expect(await limiter.admit({ ...free, now: NOW + 40_000 })).toBeDefined();
   });
 
   it('names the quota period in UTC', () => {

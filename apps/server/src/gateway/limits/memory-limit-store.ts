@@ -22,9 +22,16 @@ export class MemoryLimitStore implements LimitStore {
   readonly #quotas = new Map<string, QuotaEntry>();
   readonly #loading = new Map<string, Promise<QuotaEntry>>();
 
-  async admit(request: AdmitRequest): Promise<AdmitResult> {
-    const quotaEntry = request.quota ? await this.#quotaEntry(request.accountId, request.quota.month, request.loadUsedTokens) : undefined;
+  /** Synchronous once the account's month is loaded (always, without a quota), so no promise per request. */
+  admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult> {
+    if (!request.quota) return this.#admit(request, undefined);
+    const current = this.#quotas.get(request.accountId);
+    if (current && current.month === request.quota.month) return this.#admit(request, current);
+    return this.#quotaEntry(request.accountId, request.quota.month, request.loadUsedTokens).then((entry) => this.#admit(request, entry));
+  }
 
+  /** The check and the reservation, in one synchronous step: concurrent requests cannot both take the last tokens. */
+  #admit(request: AdmitRequest, quotaEntry: QuotaEntry | undefined): AdmitResult {
     const window = windowStart(request.now);
     let rate = this.#rates.get(request.accountId);
     if (!rate || rate.window !== window) {

@@ -6,6 +6,7 @@ import type { GatewayPrincipal } from '../auth/api-key-auth.ts';
 import { chooseKey, type KeyChoice } from '../credentials/upstreams.ts';
 import { errors, GatewayError } from '../gateway-error.ts';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
+import type { Admitted } from '../limits/account-limiter.ts';
 import type { Reservation } from '../limits/limit-store.ts';
 import { sseData } from '../providers/common/chunks.ts';
 import { sandboxAnswer, sandboxChunks, sandboxCompletion } from '../providers/sandbox/sandbox.ts';
@@ -85,7 +86,8 @@ export class ChatCall {
       const { targets } = planTargets({ policy, requested, available: () => true, healthy: () => true });
       const target = targets[0];
       if (!target) throw errors.unknownModel(body.model);
-      await this.#admit(body, promptEstimate);
+      const admission = this.#admit(body, promptEstimate);
+      if (admission instanceof Promise) await admission;
       return this.#sandbox(body, target.model, route);
     }
 
@@ -115,7 +117,8 @@ export class ChatCall {
         breakerKey: upstream.breakerKey,
       };
     });
-    const cap = await this.#admit(body, promptEstimate);
+    const admission = this.#admit(body, promptEstimate);
+    const cap = admission instanceof Promise ? await admission : admission;
     this.#exchange.request = cap === undefined ? body : withMaxTokens(body, cap);
     const deps = {
       breakers: this.#runtime.breakers,
@@ -163,11 +166,14 @@ export class ChatCall {
     this.#served = { provider: target.model.provider, model: target.model.id };
   }
 
-  /** Rate limit and quota; returns a lower `max_tokens` when the quota left demands one. */
-  async #admit(body: ChatCompletionRequest, promptTokens: number): Promise<number | undefined> {
+  /**
+   * Rate limit and quota; gives a lower `max_tokens` when the quota left demands one. A value when
+   * the limits answer at once (the in-memory store), so the usual request awaits no promise here.
+   */
+  #admit(body: ChatCompletionRequest, promptTokens: number): number | undefined | Promise<number | undefined> {
     const now = this.#runtime.context.clock.now();
     const { userId } = this.#principal;
-    const admitted = await this.#runtime.limiter.admit({
+    const admission = this.#runtime.limiter.admit({
       accountId: userId,
       plan: this.#principal.plan,
       environment: this.#principal.environment,
@@ -176,8 +182,11 @@ export class ChatCall {
       maxTokens: maxTokensOf(body),
       loadUsedTokens: () => this.#runtime.loadUsedTokens(userId, now),
     });
-    this.#reservation = admitted.reservation;
-    return admitted.maxTokensCap;
+    const admitted = (value: Admitted) => {
+      this.#reservation = value.reservation;
+      return value.maxTokensCap;
+    };
+    return admission instanceof Promise ? admission.then(admitted) : admitted(admission);
   }
 
   async #sandbox(body: ChatCompletionRequest, model: ModelInfo, route: RouteLog): Promise<void> {
