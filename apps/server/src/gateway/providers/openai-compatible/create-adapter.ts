@@ -5,7 +5,9 @@ import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../commo
 import { retryAfterFromHeaders, retryAfterFromResetHeaders } from '../common/retry-after.ts';
 import { ProviderProtocolError, ProviderStreamError } from '../common/stream-error.ts';
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
+import { CompletionShapes } from './completion-shapes.ts';
 import { mapOpenAiFinishReason } from './finish-reason.ts';
+import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCount } from './shape-tokens.ts';
 import { buildOpenAiBody, type OpenAiBodyOptions } from './request.ts';
 import {
   contentChunk,
@@ -125,10 +127,6 @@ interface ContentTemplate {
 const CONTENT_KEY = '"content":';
 const PROBE = 'conductor-template-probe';
 
-/** The usage counts an event's shape may have as holes (their values differ from stream to stream). */
-const COUNT_KEYS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
-type CountKey = (typeof COUNT_KEYS)[number];
-
 /**
  * An event's bytes around its chunk's id text, its `created` digits and (for a usage chunk) the
  * digits of its token counts: `parts[0]`, the id, `parts[1]`, created, `parts[2]`, the first
@@ -160,25 +158,8 @@ export interface StreamShapes {
 
 /** Recurring event shapes kept per model (the role, finish and usage chunks; a few variants). */
 const MAX_EVENT_SHAPES = 6;
-const PROBE_ID = 'conductor-probe-id';
-// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON strings may not hold.
-const PLAIN_TEXT = /^[^"\\\u0000-\u001f]*$/;
-const ID_KEY = '"id":"';
-
 /** Another value of the same kind of token (canonical digits), for a probe. */
 const otherCount = (value: number) => (value === 1 ? 2 : 1);
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
-/** Where `"key":<digits>` is in `text`, if it occurs once and the digits are the whole number token. */
-function digitsAt(text: string, key: string, value: number): number | undefined {
-  const token = `"${key}":${value}`;
-  const at = text.indexOf(token);
-  if (at === -1 || text.indexOf(token, at + 1) !== -1) return undefined;
-  const next = text.charCodeAt(at + token.length);
-  if ((next >= 48 && next <= 57) || next === 46 || next === 69 || next === 101) return undefined;
-  return at + key.length + 3;
-}
-
 /**
  * The shape of `text` with the chunk's id, created and usage counts as holes, if each token
  * occurs once, the id comes first and created before the counts.
@@ -223,19 +204,6 @@ function fill(shape: EventShape, values: ShapeValues): string {
   let text = `${parts[0]}${values.id}${parts[1]}${values.created}`;
   for (let index = 0; index < values.counts.length; index += 1) text += `${parts[index + 2]}${values.counts[index]}`;
   return text + parts[parts.length - 1];
-}
-
-/** The digits at `from` as a count: canonical (no leading zero), at most 15 of them (safe). */
-function readCount(data: string, from: number): { value: number; end: number } | undefined {
-  let end = from;
-  while (end < data.length) {
-    const code = data.charCodeAt(end);
-    if (code < 48 || code > 57) break;
-    end += 1;
-  }
-  const count = end - from;
-  if (count === 0 || count > 15 || (count > 1 && data.charCodeAt(from) === 48)) return undefined;
-  return { value: Number(data.slice(from, end)), end };
 }
 
 /** The values of an event of this shape, or undefined when the event is not of it. */
@@ -416,6 +384,8 @@ export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): P
   // do for nearly every request): the transport looks the same string up again instead of a new
   // one it would have to hash.
   let last: { baseUrl: string; apiVersion: string | undefined; model: string; url: string } | undefined;
+  /** What this upstream's JSON answers look like, per model. */
+  const completionShapes = new CompletionShapes();
   /** What this upstream's streams look like, per model (see createOpenAiStreamParser). */
   const streamShapes = new Map<string, StreamShapes>();
   const urlFor = (credentials: ProviderCredentials, upstreamModel: string): string => {
@@ -442,6 +412,11 @@ export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): P
       };
     },
     parseResponse: (body, publicModel, context) => parseOpenAiCompletion(config.name, body, publicModel, context),
+    readResponse: (text, publicModel, context) => {
+      const body = completionShapes.read(publicModel, text);
+      return body ? parseOpenAiCompletion(config.name, body, publicModel, context) : undefined;
+    },
+    learnResponse: (text, body, publicModel) => completionShapes.learn(publicModel, text, body),
     createStreamParser: (publicModel, context) => {
       let shapes = streamShapes.get(publicModel);
       if (!shapes) {

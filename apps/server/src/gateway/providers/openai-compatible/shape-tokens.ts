@@ -1,0 +1,40 @@
+/**
+ * The tokens a learnt shape of an upstream body has as holes (create-adapter.ts for stream events,
+ * completion-shapes.ts for JSON answers): a plain string's text, and integers written as JSON
+ * writes them. Replacing such a token by another of its kind keeps every other token of the body
+ * where it was, which is what lets one probe parse prove a shape for every later body of it.
+ */
+
+/** The usage counts a shape may have as holes (their values differ from answer to answer). */
+export const COUNT_KEYS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
+export type CountKey = (typeof COUNT_KEYS)[number];
+
+export const PROBE_ID = 'conductor-probe-id';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what JSON strings may not hold.
+export const PLAIN_TEXT = /^[^"\\\u0000-\u001f]*$/;
+export const ID_KEY = '"id":"';
+
+export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** Where the digits of `"key":<value>` start in `text`, if the token occurs once and the digits are the whole number. */
+export function digitsAt(text: string, key: string, value: number): number | undefined {
+  const token = `"${key}":${value}`;
+  const at = text.indexOf(token);
+  if (at === -1 || text.indexOf(token, at + 1) !== -1) return undefined;
+  const next = text.charCodeAt(at + token.length);
+  if ((next >= 48 && next <= 57) || next === 46 || next === 69 || next === 101) return undefined;
+  return at + key.length + 3;
+}
+
+/** The digits at `from` as a count: canonical (no leading zero), at most 15 of them (safe). */
+export function readCount(data: string, from: number): { value: number; end: number } | undefined {
+  let end = from;
+  while (end < data.length) {
+    const code = data.charCodeAt(end);
+    if (code < 48 || code > 57) break;
+    end += 1;
+  }
+  const count = end - from;
+  if (count === 0 || count > 15 || (count > 1 && data.charCodeAt(from) === 48)) return undefined;
+  return { value: Number(data.slice(from, end)), end };
+}
