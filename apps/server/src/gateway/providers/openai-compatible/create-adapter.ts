@@ -154,7 +154,12 @@ export interface StreamShapes {
   content?: { prefix: EventShape; suffix: string };
   /** Events that recur in every stream with the same bytes but for id, created and counts (role, finish, usage). */
   events: { shape: EventShape; chunk: UpstreamChunk }[];
+  /** Events parsed in full since the start: with every slot taken, one in RELEARN_EVERY may replace the oldest shape. */
+  misses?: number;
 }
+
+/** With every slot taken, one miss in this many replaces the oldest shape (an upstream that changed). */
+const RELEARN_EVERY = 64;
 
 /** Recurring event shapes kept per model (the role, finish and usage chunks; a few variants). */
 const MAX_EVENT_SHAPES = 6;
@@ -247,7 +252,9 @@ const recurs = (chunk: UpstreamChunk) => chunk.choices.every((choice) => !choice
 
 /** Learns the shape of a recurring event (one probe parse), unless enough are known. */
 function learnEvent(shapes: StreamShapes, data: string, chunk: UpstreamChunk): void {
-  if (shapes.events.length >= MAX_EVENT_SHAPES || !recurs(chunk)) return;
+  if (!recurs(chunk)) return;
+  const full = shapes.events.length >= MAX_EVENT_SHAPES;
+  if (full && (shapes.misses ?? 0) % RELEARN_EVERY !== 0) return;
   const shape = shapeAround(data, chunk);
   if (!shape || chunk.created === undefined) return;
   const values: ShapeValues = {
@@ -263,6 +270,7 @@ function learnEvent(shapes: StreamShapes, data: string, chunk: UpstreamChunk): v
   }
   if (probe?.id !== PROBE_ID || probe.created !== values.created) return;
   if (shape.counts.some((key, index) => probe.usage?.[key] !== values.counts[index])) return;
+  if (full) shapes.events.shift();
   shapes.events.push({ shape, chunk });
 }
 
@@ -349,6 +357,7 @@ export function createOpenAiStreamParser(
           return mapChunk(sequence, chunkOf(known, found));
         }
       }
+      shapes.misses = (shapes.misses ?? 0) + 1;
       let json: unknown;
       try {
         json = JSON.parse(data);

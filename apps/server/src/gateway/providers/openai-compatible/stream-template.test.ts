@@ -254,3 +254,25 @@ describe('OpenAI-compatible stream: shapes learnt from earlier streams', () => {
     expect(learnt.flatMap((step) => step.sse).join('')).toContain('"content":"Hi"');
   });
 });
+
+describe('OpenAI-compatible stream: an upstream that changes', () => {
+  it('replaces the oldest learnt shapes once every slot is taken, and keeps reading correctly', () => {
+    const shapes: StreamShapes = { events: [] };
+    const finish = (fingerprint: string, id: string) =>
+      JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created: 7,
+        system_fingerprint: fingerprint,
+        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      });
+    const parse = (data: string) => createOpenAiStreamParser('OpenAI', 'gpt-4o', context, shapes).push({ event: undefined, data });
+    // Eight fingerprints fill the six slots; the newest deployment's shape is learnt again later.
+    for (let index = 0; index < 8; index += 1) parse(finish(`fp_${index}`, `a${index}`));
+    expect(shapes.events).toHaveLength(6);
+    for (let index = 0; index < 200; index += 1) parse(finish('fp_new', `b${index}`));
+    expect(shapes.events.some((known) => known.shape.parts.join('').includes('fp_new'))).toBe(true);
+    const step = parse(finish('fp_new', 'last'));
+    expect(sseData(step.chunks.at(-1)!)).toContain('"id":"last"');
+  });
+});
