@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './load.ts';
+import { chatBody, runLoad } from './load.ts';
 import { cpuSeconds, pinSelf, start, stopChildren } from './processes.ts';
 
 /**
@@ -49,15 +49,7 @@ for (const side of sides) {
   const keys: string[] = JSON.parse(readFileSync(keysFile, 'utf8'));
   targets.push({ ...side, started, keys, sequence: 0, cpu: [] });
 }
-const body = JSON.stringify({
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are a concise assistant.' },
-    { role: 'user', content: 'Say something about foxes and dogs in one sentence.' },
-  ],
-  max_tokens: 64,
-  ...(MODE === 'stream' ? { stream: true } : {}),
-});
+const body = chatBody(MODE === 'stream');
 
 /** CPU µs per request of one target over one window (keys rotate as in run.ts). */
 async function measure(target: Side, durationMs: number): Promise<number> {

@@ -1,5 +1,18 @@
 import { Client } from 'undici';
 
+/** The benchmark's chat request: a short prompt, as JSON or (with `stream`) as a streaming request. */
+export function chatBody(stream: boolean): string {
+  return JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are a concise assistant.' },
+      { role: 'user', content: 'Say something about foxes and dogs in one sentence.' },
+    ],
+    max_tokens: 64,
+    ...(stream ? { stream: true } : {}),
+  });
+}
+
 export interface LoadOptions {
   origin: string;
   connections: number;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './load.ts';
+import { chatBody, runLoad } from './load.ts';
 import { cpuSeconds, pinSelf, start, stopChildren } from './processes.ts';
 
 /**
@@ -32,15 +32,7 @@ const gateway = await start(
 );
 const keys: string[] = floor ? ['sk-bench-upstream'] : JSON.parse(readFileSync(keysFile, 'utf8'));
 let sequence = 0;
-const body = JSON.stringify({
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are a concise assistant.' },
-    { role: 'user', content: 'Say something about foxes and dogs in one sentence.' },
-  ],
-  max_tokens: 64,
-  ...(MODE === 'stream' ? { stream: true } : {}),
-});
+const body = chatBody(MODE === 'stream');
 const headers = () => ({ authorization: `Bearer ${keys[Math.floor(sequence++ / 900) % keys.length]}` });
 /** One load window on the server, with the server's CPU seconds during it. */
 async function measure(warmup: number, duration: number) {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type LoadResult, percentile, runLoad } from './load.ts';
+import { chatBody, type LoadResult, percentile, runLoad } from './load.ts';
 import { canPin, cores, cpuSeconds, freePort, pinSelf, start, stopChildren } from './processes.ts';
 import { printReport, type Sample, type TargetName } from './report.ts';
 
@@ -158,16 +158,7 @@ async function main(): Promise<void> {
     },
   ];
   const targets = allTargets.filter((target) => wanted(target.name));
-  const body = (stream: boolean) =>
-    JSON.stringify({
-      model: 'gpt-4o-mini',
-      messages: [
-        { role: 'system', content: 'You are a concise assistant.' },
-        { role: 'user', content: 'Say something about foxes and dogs in one sentence.' },
-      ],
-      max_tokens: 64,
-      ...(stream ? { stream: true } : {}),
-    });
+  const body = chatBody;
 
   process.stdout.write(
     `Gateway benchmark: ${REPS} interleaved repetitions of ${DURATION_MS} ms per target, connections ${CONNECTIONS.join('/')}, ${canPin ? 'gateways on core 0, upstream and load generator on core 1' : 'unpinned'}\n`,

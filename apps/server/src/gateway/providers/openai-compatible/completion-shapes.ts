@@ -1,5 +1,5 @@
 import { type UpstreamCompletion, plainCompletion } from './schemas.ts';
-import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCount } from './shape-tokens.ts';
+import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCount, readCounts } from './shape-tokens.ts';
 
 /**
  * A JSON answer's bytes around its id's text, its `created` digits, its one choice's text (a
@@ -148,17 +148,8 @@ function read(shape: CompletionShape, text: string): Values | undefined {
     return undefined;
   }
   if (typeof content !== 'string') return undefined;
-  let at = close + 1;
-  const counts: number[] = [];
-  for (let index = 3; index < parts.length - 1; index += 1) {
-    const part = parts[index]!;
-    if (text.slice(at, at + part.length) !== part) return undefined;
-    const count = readCount(text, at + part.length);
-    if (!count) return undefined;
-    counts.push(count.value);
-    at = count.end;
-  }
-  if (text.slice(at) !== parts[parts.length - 1] || !PLAIN_TEXT.test(id)) return undefined;
+  const counts = readCounts(text, parts, 3, close + 1);
+  if (!counts || !PLAIN_TEXT.test(id)) return undefined;
   return { id, created: created.value, content, counts };
 }
 

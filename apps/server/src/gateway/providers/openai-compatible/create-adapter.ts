@@ -7,7 +7,7 @@ import { ProviderProtocolError, ProviderStreamError } from '../common/stream-err
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
 import { CompletionShapes } from './completion-shapes.ts';
 import { mapOpenAiFinishReason } from './finish-reason.ts';
-import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCount } from './shape-tokens.ts';
+import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCounts } from './shape-tokens.ts';
 import { buildOpenAiBody, type OpenAiBodyOptions } from './request.ts';
 import {
   contentChunk,
@@ -220,17 +220,8 @@ function matchShape(shape: EventShape, data: string): ShapeValues | undefined {
   const idEnd = data.indexOf('"', head.length);
   if (idEnd === -1) return undefined;
   const id = data.slice(head.length, idEnd);
-  let at = idEnd;
-  const numbers: number[] = [];
-  for (let index = 1; index < parts.length - 1; index += 1) {
-    const part = parts[index]!;
-    if (data.slice(at, at + part.length) !== part) return undefined;
-    const number = readCount(data, at + part.length);
-    if (!number) return undefined;
-    numbers.push(number.value);
-    at = number.end;
-  }
-  if (data.slice(at) !== parts[parts.length - 1] || !PLAIN_TEXT.test(id)) return undefined;
+  const numbers = readCounts(data, parts, 1, idEnd);
+  if (!numbers || !PLAIN_TEXT.test(id)) return undefined;
   return { id, created: numbers[0]!, counts: numbers.slice(1) };
 }
 

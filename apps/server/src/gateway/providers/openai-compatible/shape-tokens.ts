@@ -38,3 +38,21 @@ export function readCount(data: string, from: number): { value: number; end: num
   if (count === 0 || count > 15 || (count > 1 && data.charCodeAt(from) === 48)) return undefined;
   return { value: Number(data.slice(from, end)), end };
 }
+
+/**
+ * The counts of `text` from `at` on, as the shape's `parts[first…]` lay them out (each part then a
+ * count), and whether the rest is exactly the shape's last part; undefined when it is not.
+ */
+export function readCounts(text: string, parts: readonly string[], first: number, from: number): number[] | undefined {
+  let at = from;
+  const counts: number[] = [];
+  for (let index = first; index < parts.length - 1; index += 1) {
+    const part = parts[index] as string;
+    if (text.slice(at, at + part.length) !== part) return undefined;
+    const count = readCount(text, at + part.length);
+    if (!count) return undefined;
+    counts.push(count.value);
+    at = count.end;
+  }
+  return text.slice(at) === parts[parts.length - 1] ? counts : undefined;
+}
