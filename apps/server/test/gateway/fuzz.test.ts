@@ -104,18 +104,8 @@ describe('fuzz: invalid chat bodies', () => {
     const health = await gateway.app.inject({ method: 'GET', url: '/v1/health' });
     expect(health.statusCode).toBe(200);
   });
-});
 
-describe('chat body parsing', () => {
-  let gateway: LiveGateway;
-  let key: string;
-
-  beforeAll(async () => {
-    gateway = await startGateway();
-    ({ key } = await createAccountWithKey(gateway.app, 'enterprise', { environment: 'test' }));
-  });
-  afterAll(async () => gateway?.close());
-
+  // Fastify's guarded JSON parser is skipped for bodies that cannot hold a prototype key: the same verdicts either way.
   const post = (payload: string) =>
     gateway.app.inject({
       method: 'POST',

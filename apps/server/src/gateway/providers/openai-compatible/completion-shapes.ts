@@ -1,5 +1,16 @@
 import { type UpstreamCompletion, plainCompletion } from './schemas.ts';
-import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCount, readCounts } from './shape-tokens.ts';
+import {
+  COUNT_KEYS,
+  type CountKey,
+  digitsAt,
+  ID_KEY,
+  isCount,
+  partsAround,
+  PLAIN_TEXT,
+  PROBE_ID,
+  readCount,
+  readCounts,
+} from './shape-tokens.ts';
 
 /**
  * A JSON answer's bytes around its id's text, its `created` digits, its one choice's text (a
@@ -55,14 +66,7 @@ function shapeOf(text: string, body: UpstreamCompletion): CompletionShape | unde
     { start: literalStart, length: literalEnd - literalStart },
     ...counts,
   ];
-  const parts: string[] = [];
-  let from = 0;
-  for (const hole of holes) {
-    parts.push(text.slice(from, hole.start));
-    from = hole.start + hole.length;
-  }
-  parts.push(text.slice(from));
-  return { parts, counts: counts.map((hole) => hole.key), body };
+  return { parts: partsAround(text, holes), counts: counts.map((hole) => hole.key), body };
 }
 
 interface Values {
@@ -119,11 +123,9 @@ function proven(shape: CompletionShape): boolean {
 /** The values of an answer of this shape, or undefined when it is not of it (or not JSON there). */
 function read(shape: CompletionShape, text: string): Values | undefined {
   const { parts } = shape;
-  const head = parts[0]!;
-  if (text.slice(0, head.length) !== head) return undefined;
-  const idEnd = text.indexOf('"', head.length);
-  if (idEnd === -1) return undefined;
-  const id = text.slice(head.length, idEnd);
+  const found = readId(text, parts[0]!);
+  if (!found) return undefined;
+  const { id, end: idEnd } = found;
   const afterId = parts[1]!;
   if (text.slice(idEnd, idEnd + afterId.length) !== afterId) return undefined;
   const created = readCount(text, idEnd + afterId.length);

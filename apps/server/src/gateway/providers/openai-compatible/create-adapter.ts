@@ -7,7 +7,18 @@ import { ProviderProtocolError, ProviderStreamError } from '../common/stream-err
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
 import { CompletionShapes } from './completion-shapes.ts';
 import { mapOpenAiFinishReason } from './finish-reason.ts';
-import { COUNT_KEYS, type CountKey, digitsAt, ID_KEY, isCount, PLAIN_TEXT, PROBE_ID, readCounts } from './shape-tokens.ts';
+import {
+  COUNT_KEYS,
+  type CountKey,
+  digitsAt,
+  ID_KEY,
+  isCount,
+  partsAround,
+  PLAIN_TEXT,
+  PROBE_ID,
+  readCounts,
+  readId,
+} from './shape-tokens.ts';
 import { buildOpenAiBody, type OpenAiBodyOptions } from './request.ts';
 import {
   contentChunk,
@@ -193,15 +204,7 @@ function shapeAround(text: string, chunk: UpstreamChunk): EventShape | undefined
     }
   }
   const counts = holes.slice(2).sort((left, right) => left.start - right.start);
-  const ordered = [...holes.slice(0, 2), ...counts];
-  const parts: string[] = [];
-  let from = 0;
-  for (const hole of ordered) {
-    parts.push(text.slice(from, hole.start));
-    from = hole.start + hole.length;
-  }
-  parts.push(text.slice(from));
-  return { parts, counts: counts.map((hole) => hole.key as CountKey) };
+  return { parts: partsAround(text, [...holes.slice(0, 2), ...counts]), counts: counts.map((hole) => hole.key as CountKey) };
 }
 
 function fill(shape: EventShape, values: ShapeValues): string {
@@ -214,13 +217,10 @@ function fill(shape: EventShape, values: ShapeValues): string {
 /** The values of an event of this shape, or undefined when the event is not of it. */
 function matchShape(shape: EventShape, data: string): ShapeValues | undefined {
   const { parts } = shape;
-  const head = parts[0]!;
-  if (data.slice(0, head.length) !== head) return undefined;
-  // The id's text runs to the next quote (the next part starts with it).
-  const idEnd = data.indexOf('"', head.length);
-  if (idEnd === -1) return undefined;
-  const id = data.slice(head.length, idEnd);
-  const numbers = readCounts(data, parts, 1, idEnd);
+  const found = readId(data, parts[0]!);
+  if (!found) return undefined;
+  const { id } = found;
+  const numbers = readCounts(data, parts, 1, found.end);
   if (!numbers || !PLAIN_TEXT.test(id)) return undefined;
   return { id, created: numbers[0]!, counts: numbers.slice(1) };
 }

@@ -56,3 +56,22 @@ export function readCounts(text: string, parts: readonly string[], first: number
   }
   return text.slice(at) === parts[parts.length - 1] ? counts : undefined;
 }
+
+/** The bytes of `text` between the holes (in byte order): what a shape keeps as its parts. */
+export function partsAround(text: string, holes: readonly { start: number; length: number }[]): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (const hole of holes) {
+    parts.push(text.slice(from, hole.start));
+    from = hole.start + hole.length;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** The id's text of a body that starts with the shape's head: up to the next quote (the next part starts with it). */
+export function readId(text: string, head: string): { id: string; end: number } | undefined {
+  if (text.slice(0, head.length) !== head) return undefined;
+  const end = text.indexOf('"', head.length);
+  return end === -1 ? undefined : { id: text.slice(head.length, end), end };
+}
