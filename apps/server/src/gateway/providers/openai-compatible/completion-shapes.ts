@@ -10,6 +10,7 @@ import {
   PROBE_ID,
   readCount,
   readCounts,
+  readId,
 } from './shape-tokens.ts';
 
 /**
