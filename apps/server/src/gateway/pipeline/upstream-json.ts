@@ -75,16 +75,6 @@ export async function completeOnce(exchange: Exchange, target: ResolvedTarget): 
   } finally {
     exchange.upstreamMs += performance.now() - started;
   }
-  const { adapter } = target;
-  const context = exchange.runtime.adapterContext;
-  // An answer of a shape the adapter has learnt is read without parsing it.
-  let known: ChatCompletion | undefined;
-  try {
-    known = adapter.readResponse?.(text, target.model.id, context);
-  } catch (error) {
-    throw failureFrom(error, target, exchange.cancel);
-  }
-  if (known) return known;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -92,12 +82,9 @@ export async function completeOnce(exchange: Exchange, target: ResolvedTarget): 
     const message = `${PROVIDER_NAMES[target.model.provider]}: the response was not JSON.`;
     throw new AttemptFailure({ status: 502, type: 'upstream_error', disposition: 'fallback', message }, 'bad-response', true);
   }
-  let completion: ChatCompletion;
   try {
-    completion = adapter.parseResponse(json, target.model.id, context);
+    return target.adapter.parseResponse(json, target.model.id, exchange.runtime.adapterContext);
   } catch (error) {
     throw failureFrom(error, target, exchange.cancel);
   }
-  adapter.learnResponse?.(text, json, target.model.id);
-  return completion;
 }

@@ -71,13 +71,6 @@ export interface ProviderAdapter {
   buildRequest(request: ChatCompletionRequest, model: ModelInfo, credentials: ProviderCredentials): UpstreamRequest;
   /** Maps a successful JSON body (parsed with zod) to an OpenAI chat completion named `publicModel`. */
   parseResponse(body: unknown, publicModel: string, context: AdapterContext): ChatCompletion;
-  /**
-   * Optional: the completion of a JSON answer whose shape the adapter learnt from earlier ones,
-   * read from its text without parsing it; undefined when it is of no known shape (then the text
-   * is parsed, mapped by `parseResponse`, and handed to `learnResponse`).
-   */
-  readResponse?(text: string, publicModel: string, context: AdapterContext): ChatCompletion | undefined;
-  learnResponse?(text: string, body: unknown, publicModel: string): void;
   createStreamParser(publicModel: string, context: AdapterContext): StreamParser;
   /**
    * Maps an error response (status, parsed body or text, headers) to a classified error. The

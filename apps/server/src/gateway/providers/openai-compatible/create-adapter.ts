@@ -5,7 +5,6 @@ import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../commo
 import { retryAfterFromHeaders, retryAfterFromResetHeaders } from '../common/retry-after.ts';
 import { ProviderProtocolError, ProviderStreamError } from '../common/stream-error.ts';
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
-import { CompletionShapes } from './completion-shapes.ts';
 import { mapOpenAiFinishReason } from './finish-reason.ts';
 import {
   COUNT_KEYS,
@@ -384,8 +383,6 @@ export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): P
   // do for nearly every request): the transport looks the same string up again instead of a new
   // one it would have to hash.
   let last: { baseUrl: string; apiVersion: string | undefined; model: string; url: string } | undefined;
-  /** What this upstream's JSON answers look like, per model. */
-  const completionShapes = new CompletionShapes();
   /** What this upstream's streams look like, per model (see createOpenAiStreamParser). */
   const streamShapes = new Map<string, StreamShapes>();
   const urlFor = (credentials: ProviderCredentials, upstreamModel: string): string => {
@@ -412,11 +409,6 @@ export function createOpenAiCompatibleAdapter(config: OpenAiCompatibleConfig): P
       };
     },
     parseResponse: (body, publicModel, context) => parseOpenAiCompletion(config.name, body, publicModel, context),
-    readResponse: (text, publicModel, context) => {
-      const body = completionShapes.read(publicModel, text);
-      return body ? parseOpenAiCompletion(config.name, body, publicModel, context) : undefined;
-    },
-    learnResponse: (text, body, publicModel) => completionShapes.learn(publicModel, text, body),
     createStreamParser: (publicModel, context) => {
       let shapes = streamShapes.get(publicModel);
       if (!shapes) {

@@ -1,11 +1,11 @@
 /**
- * The tokens a learnt shape of an upstream body has as holes (create-adapter.ts for stream events,
- * completion-shapes.ts for JSON answers): a plain string's text, and integers written as JSON
- * writes them. Replacing such a token by another of its kind keeps every other token of the body
- * where it was, which is what lets one probe parse prove a shape for every later body of it.
+ * The tokens a learnt shape of a stream event has as holes (create-adapter.ts): a plain string's
+ * text, and integers written as JSON writes them. Replacing such a token by another of its kind
+ * keeps every other token of the event where it was, which is what lets one probe parse prove a
+ * shape for every later event of it.
  */
 
-/** The usage counts a shape may have as holes (their values differ from answer to answer). */
+/** The usage counts a shape may have as holes (their values differ from stream to stream). */
 export const COUNT_KEYS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
 export type CountKey = (typeof COUNT_KEYS)[number];
 
