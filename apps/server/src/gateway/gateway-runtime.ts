@@ -82,6 +82,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
   }
 
   const isProviderHealthy = (provider: ProviderId) => breakers.isHealthy(upstreams[provider].breakerKey, clock.now());
+  context.metrics.upstream.watchBreakers(() => breakers.states(clock.now()));
 
   return {
     context,

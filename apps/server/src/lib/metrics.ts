@@ -1,63 +1,137 @@
-import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import { type Metric, Registry } from 'prom-client';
 
 /**
  * Prometheus metrics. One registry per app instance (tests build several apps in a process).
- * Gateway code records upstream latencies, errors and breaker state through these helpers.
+ * The per-request ones (HTTP requests, upstream calls) are counted in plain maps and read out in
+ * prom-client's shape when `/metrics` is scraped (see HttpMetrics); prom-client's own label
+ * objects, validated and hashed on every call, would cost each request more than the rest of
+ * its bookkeeping together.
  */
 export interface Metrics {
   registry: Registry;
   /** Request counts by method, route and status, and latencies by method and route. */
   http: HttpMetrics;
-  upstreamDuration: Histogram<'provider' | 'outcome'>;
-  upstreamErrors: Counter<'provider' | 'type'>;
-  breakerState: Gauge<'upstream'>;
+  /** Upstream calls' latencies and errors by provider, and the circuit breakers' states. */
+  upstream: UpstreamMetrics;
 }
 
-export const BREAKER_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
+export const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
+
+const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  const buckets = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-  return {
-    registry,
-    http: new HttpMetrics(registry, buckets),
-    upstreamDuration: new Histogram({
-      name: 'conductor_gateway_upstream_duration_seconds',
-      help: 'Latency of upstream provider calls (to the end of the response or stream)',
-      labelNames: ['provider', 'outcome'],
-      buckets,
-      registers: [registry],
-    }),
-    upstreamErrors: new Counter({
-      name: 'conductor_gateway_upstream_errors_total',
-      help: 'Upstream provider errors by provider and error type',
-      labelNames: ['provider', 'type'],
-      registers: [registry],
-    }),
-    breakerState: new Gauge({
-      name: 'conductor_gateway_breaker_state',
-      help: 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open',
-      labelNames: ['upstream'],
-      registers: [registry],
-    }),
-  };
-}
-
-interface RouteSeries {
-  count: number;
-  sum: number;
-  /** Observations per bucket (not cumulative); the last is above every bound. */
-  buckets: number[];
-  statuses: Map<number, number>;
+  return { registry, http: new HttpMetrics(registry, BUCKETS), upstream: new UpstreamMetrics(registry, BUCKETS) };
 }
 
 type Sample = { labels: Record<string, string | number>; value: number; metricName?: string };
 
+/** One histogram series: observations per bucket (not cumulative; the last is above every bound), count and sum. */
+class LatencySeries {
+  count = 0;
+  sum = 0;
+  readonly #bounds: readonly number[];
+  readonly #buckets: number[];
+
+  constructor(bounds: readonly number[]) {
+    this.#bounds = bounds;
+    this.#buckets = new Array<number>(bounds.length + 1).fill(0);
+  }
+
+  observe(seconds: number): void {
+    this.count += 1;
+    this.sum += seconds;
+    let bucket = 0;
+    while (bucket < this.#bounds.length && seconds > (this.#bounds[bucket] as number)) bucket += 1;
+    this.#buckets[bucket] = (this.#buckets[bucket] ?? 0) + 1;
+  }
+
+  /** The series as Prometheus histogram samples: cumulative buckets to +Inf, then sum and count. */
+  samples(name: string, labels: Record<string, string>): Sample[] {
+    const samples: Sample[] = [];
+    let cumulative = 0;
+    this.#bounds.forEach((bound, index) => {
+      cumulative += this.#buckets[index] ?? 0;
+      samples.push({ labels: { le: bound, ...labels }, value: cumulative, metricName: `${name}_bucket` });
+    });
+    samples.push({ labels: { le: '+Inf', ...labels }, value: this.count, metricName: `${name}_bucket` });
+    samples.push({ labels, value: this.sum, metricName: `${name}_sum` });
+    samples.push({ labels, value: this.count, metricName: `${name}_count` });
+    return samples;
+  }
+}
+
 /**
- * `conductor_http_requests_total` and `conductor_http_request_duration_seconds`, counted in plain
- * maps keyed by the route's and method's own strings and read out in prom-client's shape when
- * scraped: prom-client's label objects (validated and hashed on every call) cost a request more
- * than the rest of its bookkeeping together.
+ * `conductor_gateway_upstream_duration_seconds` (each attempt: until the answer, or until a
+ * stream's first chunk, when failover is no longer possible), `conductor_gateway_upstream_errors_total`
+ * and `conductor_gateway_breaker_state` (read from the breakers when scraped).
+ */
+export class UpstreamMetrics {
+  readonly #bounds: readonly number[];
+  /** `provider outcome` → series */
+  readonly #durations = new Map<string, { provider: string; outcome: string; series: LatencySeries }>();
+  /** `provider type` → count */
+  readonly #errors = new Map<string, { provider: string; type: string; count: number }>();
+  #breakers: () => Iterable<[string, keyof typeof BREAKER_STATE_VALUE]> = () => [];
+
+  constructor(registry: Registry, bounds: readonly number[]) {
+    this.#bounds = bounds;
+    const durations = 'conductor_gateway_upstream_duration_seconds';
+    registry.registerMetric(
+      scraped(durations, 'Latency of upstream provider calls (until the answer, or until a stream’s first chunk)', 'histogram', () =>
+        [...this.#durations.values()].flatMap(({ provider, outcome, series }) => series.samples(durations, { provider, outcome })),
+      ),
+    );
+    registry.registerMetric(
+      scraped('conductor_gateway_upstream_errors_total', 'Upstream provider errors by provider and error type', 'counter', () =>
+        [...this.#errors.values()].map(({ provider, type, count }): Sample => ({ labels: { provider, type }, value: count })),
+      ),
+    );
+    registry.registerMetric(
+      scraped('conductor_gateway_breaker_state', 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open', 'gauge', () =>
+        [...this.#breakers()].map(([upstream, state]): Sample => ({ labels: { upstream }, value: BREAKER_STATE_VALUE[state] })),
+      ),
+    );
+  }
+
+  /** One upstream attempt: `outcome` is `ok` or the failure's label (status, `timeout`, `network-error`, …). */
+  attempt(provider: string, outcome: string, seconds: number): void {
+    const key = `${provider} ${outcome}`;
+    let entry = this.#durations.get(key);
+    if (!entry) {
+      if (this.#durations.size >= 10_000) this.#durations.clear();
+      entry = { provider, outcome, series: new LatencySeries(this.#bounds) };
+      this.#durations.set(key, entry);
+    }
+    entry.series.observe(seconds);
+  }
+
+  /** One upstream error, by its OpenAI error type (`upstream_error`, `rate_limit_error`, `timeout_error`, …). */
+  error(provider: string, type: string): void {
+    const key = `${provider} ${type}`;
+    let entry = this.#errors.get(key);
+    if (!entry) {
+      if (this.#errors.size >= 10_000) this.#errors.clear();
+      entry = { provider, type, count: 0 };
+      this.#errors.set(key, entry);
+    }
+    entry.count += 1;
+  }
+
+  /** Where the breakers' states are read from when scraped. */
+  watchBreakers(read: () => Iterable<[string, keyof typeof BREAKER_STATE_VALUE]>): void {
+    this.#breakers = read;
+  }
+}
+
+interface RouteSeries {
+  latency: LatencySeries;
+  statuses: Map<number, number>;
+}
+
+/**
+ * `conductor_http_requests_total` and `conductor_http_request_duration_seconds`, counted in maps
+ * keyed by the route's and method's own strings (whose hashes V8 keeps).
  */
 export class HttpMetrics {
   readonly #bounds: readonly number[];
@@ -66,10 +140,9 @@ export class HttpMetrics {
 
   constructor(registry: Registry, bounds: readonly number[]) {
     this.#bounds = bounds;
-    const series = () => this.#entries();
     registry.registerMetric(
       scraped('conductor_http_requests_total', 'HTTP requests by method, route and status code', 'counter', () =>
-        series().flatMap(({ method, route, entry }) =>
+        this.#entries().flatMap(({ method, route, entry }) =>
           [...entry.statuses].map(([status, value]): Sample => ({ labels: { method, route, status: String(status) }, value })),
         ),
       ),
@@ -77,18 +150,7 @@ export class HttpMetrics {
     const name = 'conductor_http_request_duration_seconds';
     registry.registerMetric(
       scraped(name, 'HTTP request latency by method and route', 'histogram', () =>
-        series().flatMap(({ method, route, entry }) => {
-          const samples: Sample[] = [];
-          let cumulative = 0;
-          this.#bounds.forEach((bound, index) => {
-            cumulative += entry.buckets[index] ?? 0;
-            samples.push({ labels: { le: bound, method, route }, value: cumulative, metricName: `${name}_bucket` });
-          });
-          samples.push({ labels: { le: '+Inf', method, route }, value: entry.count, metricName: `${name}_bucket` });
-          samples.push({ labels: { method, route }, value: entry.sum, metricName: `${name}_sum` });
-          samples.push({ labels: { method, route }, value: entry.count, metricName: `${name}_count` });
-          return samples;
-        }),
+        this.#entries().flatMap(({ method, route, entry }) => entry.latency.samples(name, { method, route })),
       ),
     );
   }
@@ -103,14 +165,10 @@ export class HttpMetrics {
     }
     let entry = byMethod.get(method);
     if (!entry) {
-      entry = { count: 0, sum: 0, buckets: new Array<number>(this.#bounds.length + 1).fill(0), statuses: new Map() };
+      entry = { latency: new LatencySeries(this.#bounds), statuses: new Map() };
       byMethod.set(method, entry);
     }
-    entry.count += 1;
-    entry.sum += seconds;
-    let bucket = 0;
-    while (bucket < this.#bounds.length && seconds > (this.#bounds[bucket] as number)) bucket += 1;
-    entry.buckets[bucket] = (entry.buckets[bucket] ?? 0) + 1;
+    entry.latency.observe(seconds);
     entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
   }
 
@@ -119,14 +177,10 @@ export class HttpMetrics {
     for (const [route, byMethod] of this.#series) for (const [method, entry] of byMethod) entries.push({ method, route, entry });
     return entries;
   }
-
-  reset(): void {
-    this.#series.clear();
-  }
 }
 
 /** A metric prom-client's registry reads like its own (name, help, type, values at scrape time). */
-function scraped(name: string, help: string, type: 'counter' | 'histogram', values: () => Sample[]): Metric {
+function scraped(name: string, help: string, type: 'counter' | 'histogram' | 'gauge', values: () => Sample[]): Metric {
   return {
     name,
     help,

@@ -27,6 +27,9 @@ describe('circuit breaker per upstream', () => {
     return body.data.find((provider) => provider.id === id)?.healthy;
   };
 
+  const metrics = async () => (await fetch(`${gateway.origin}/metrics`)).text();
+  const sample = (body: string, line: RegExp) => Number(body.match(line)?.[1]);
+
   beforeAll(async () => {
     fakes = await startFakes(['openai', 'mistral']);
     gateway = await startGateway({
@@ -60,6 +63,11 @@ describe('circuit breaker per upstream', () => {
     };
     expect(health.checks.gateway).toBe('degraded');
     expect(health.providers.available).toBe(1);
+    // The metrics show the two failed attempts, their error type and the open circuit.
+    const failing = await metrics();
+    expect(sample(failing, /^conductor_gateway_upstream_duration_seconds_count\{provider="openai",outcome="500"\} (\d+)$/m)).toBe(2);
+    expect(sample(failing, /^conductor_gateway_upstream_errors_total\{provider="openai",type="[a-z_]+"\} (\d+)$/m)).toBe(2);
+    expect(sample(failing, /^conductor_gateway_breaker_state\{upstream="openai [^"]+"\} (\d+)$/m)).toBe(2);
 
     const skipped = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((error: unknown) => error);
     expect(skipped).toBeInstanceOf(OpenAI.APIError);
@@ -81,6 +89,10 @@ describe('circuit breaker per upstream', () => {
     const recovered = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
     expect(recovered.model).toBe('gpt-4o-mini');
     expect(await providerHealth('openai')).toBe(true);
+    const closed = await metrics();
+    expect(sample(closed, /^conductor_gateway_breaker_state\{upstream="openai [^"]+"\} (\d+)$/m)).toBe(0);
+    expect(sample(closed, /^conductor_gateway_upstream_duration_seconds_count\{provider="openai",outcome="ok"\} (\d+)$/m)).toBe(1);
+    expect(sample(closed, /^conductor_gateway_upstream_duration_seconds_count\{provider="mistral",outcome="ok"\} (\d+)$/m)).toBe(1);
   });
 
   it('re-opens at once when the half-open probe fails', async () => {

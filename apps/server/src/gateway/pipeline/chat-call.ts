@@ -129,6 +129,7 @@ export class ChatCall {
       onWait: (milliseconds: number) => {
         this.#exchange.upstreamMs += milliseconds;
       },
+      metrics: this.#runtime.context.metrics.upstream,
     };
     if (body.stream) {
       const { value: stream, target } = await runWithFailover(resolved, deps, (candidate) => openStream(this.#exchange, candidate));

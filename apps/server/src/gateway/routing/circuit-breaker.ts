@@ -79,6 +79,11 @@ export class BreakerRegistry {
     return breaker;
   }
 
+  /** Every upstream's breaker state (for the metrics). */
+  states(now: number): [string, BreakerState][] {
+    return [...this.#breakers].map(([key, breaker]) => [key, breaker.state(now)]);
+  }
+
   /** Healthy unless its circuit is open (half-open counts as healthy: the next request probes it). */
   isHealthy(key: string, now: number): boolean {
     return this.#breakers.get(key)?.state(now) !== 'open';

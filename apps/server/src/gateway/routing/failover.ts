@@ -1,4 +1,5 @@
 import type { ModelInfo } from '@conductor/shared';
+import type { UpstreamMetrics } from '../../lib/metrics.ts';
 import { GatewayError, errors, publicErrorType } from '../gateway-error.ts';
 import type { ProviderAdapter, ProviderCredentials, UpstreamError } from '../providers/types.ts';
 import type { BreakerRegistry } from './circuit-breaker.ts';
@@ -66,6 +67,8 @@ export interface FailoverDependencies {
   route: RouteLog;
   /** Time spent waiting between attempts (not the gateway's own overhead). */
   onWait(milliseconds: number): void;
+  /** Where each attempt's latency and each upstream error are counted. */
+  metrics?: UpstreamMetrics;
 }
 
 const CODE_BY_TYPE: Record<string, string> = {
@@ -117,10 +120,12 @@ export async function runWithFailover<T>(
         soonestProbeMs = Math.min(soonestProbeMs, breaker.retryInMs(deps.now()));
         break;
       }
+      const started = performance.now();
       try {
         const value = await attempt(target);
         breaker.onSuccess();
         deps.route.add(target, 'ok');
+        deps.metrics?.attempt(target.model.provider, 'ok', (performance.now() - started) / 1000);
         return { value, target };
       } catch (error) {
         if (deps.cancel.aborted || error instanceof ClientClosedError) {
@@ -134,6 +139,8 @@ export async function runWithFailover<T>(
         if (error.unhealthy) breaker.onFailure(deps.now());
         else breaker.onSuccess();
         deps.route.add(target, error.label);
+        deps.metrics?.attempt(target.model.provider, error.label, (performance.now() - started) / 1000);
+        deps.metrics?.error(target.model.provider, error.upstream.type);
         lastError = error.upstream;
         if (error.upstream.disposition === 'terminal') throw toGatewayError(error.upstream);
         if (error.upstream.disposition === 'fallback' || tryIndex + 1 >= tries) break;
