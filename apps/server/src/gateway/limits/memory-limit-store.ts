@@ -60,9 +60,8 @@ export class MemoryLimitStore implements LimitStore {
     entry.used += usedTokens;
   }
 
-  async #quotaEntry(accountId: string, month: string, load: () => Promise<number>): Promise<QuotaEntry> {
-    const current = this.#quotas.get(accountId);
-    if (current && current.month === month) return current;
+  /** The month's usage, loaded once however many requests wait for it. */
+  #quotaEntry(accountId: string, month: string, load: () => Promise<number>): Promise<QuotaEntry> {
     const key = `${accountId}\u0000${month}`;
     let pending = this.#loading.get(key);
     if (!pending) {

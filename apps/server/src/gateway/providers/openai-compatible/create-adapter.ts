@@ -173,8 +173,6 @@ const RELEARN_EVERY = 64;
 
 /** Recurring event shapes kept per model (the role, finish and usage chunks; a few variants). */
 const MAX_EVENT_SHAPES = 6;
-/** Another value of the same kind of token (canonical digits), for a probe. */
-const otherCount = (value: number) => (value === 1 ? 2 : 1);
 /**
  * The shape of `text` with the chunk's id, created and usage counts as holes, if each token
  * occurs once, the id comes first and created before the counts.
@@ -249,7 +247,7 @@ function learnEvent(shapes: StreamShapes, data: string, chunk: UpstreamChunk): v
   if (!shape || chunk.created === undefined) return;
   const values: ShapeValues = {
     id: PROBE_ID,
-    created: otherCount(chunk.created),
+    created: chunk.created + 1,
     counts: shape.counts.map((key) => (chunk.usage?.[key] ?? 0) + 1),
   };
   let probe: UpstreamChunk | undefined;
@@ -281,9 +279,9 @@ function learnTemplate(data: string, chunk: UpstreamChunk, shapes: StreamShapes)
   const at = data.indexOf(CONTENT_KEY + literal);
   if (at === -1) return undefined;
   const template = { prefix: data.slice(0, at + CONTENT_KEY.length), suffix: data.slice(at + CONTENT_KEY.length + literal.length) };
-  const prefixShape = shapeAround(template.prefix, { ...chunk, usage: undefined });
+  const prefixShape = shapeAround(template.prefix, chunk);
   if (prefixShape && chunk.created !== undefined) {
-    const created = otherCount(chunk.created);
+    const created = chunk.created + 1;
     const probe = contentChunk(JSON.parse(`${fill(prefixShape, { id: PROBE_ID, created, counts: [] })}"${PROBE}"${template.suffix}`));
     if (probe?.id === PROBE_ID && probe.created === created && probe.choices.length === 1 && probe.choices[0]!.delta.content === PROBE) {
       shapes.content = { prefix: prefixShape, suffix: template.suffix };
