@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,10 @@ import { createSandboxKey } from '../src/modules/support/sandbox-key.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
- * Every JavaScript and cURL snippet of the docs that calls the API runs against a live server
- * (a real listener) with a sandbox test key, so the docs cannot drift from the product.
+ * Every JavaScript, Python and cURL snippet of the docs that calls the API runs against a live
+ * server (a real listener) with a sandbox test key, so the docs cannot drift from the product.
+ * Python snippets run with the official `openai` package, installed by pip into a virtual
+ * environment kept under node_modules/.cache (made once per install).
  */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CONTENT = path.join(ROOT, 'apps/web/src/features/docs/content');
@@ -17,7 +19,7 @@ const run = promisify(execFile);
 
 interface Snippet {
   id: string;
-  kind: 'javascript' | 'curl';
+  kind: 'javascript' | 'python' | 'curl';
   code: string;
   expectError: boolean;
 }
@@ -34,11 +36,33 @@ function snippetsOf(file: string): Snippet[] {
     const id = `${file}:${line}`;
     if (['js', 'javascript', 'mjs'].includes(lang))
       snippets.push({ id, kind: 'javascript', code, expectError: flags.includes('expect-error') });
+    else if (['python', 'py'].includes(lang)) snippets.push({ id, kind: 'python', code, expectError: flags.includes('expect-error') });
     else if (['bash', 'sh', 'shell'].includes(lang) && /(^|\s)curl\s/.test(code)) {
       snippets.push({ id, kind: 'curl', code, expectError: flags.includes('expect-error') });
     }
   }
   return snippets;
+}
+
+const PYTHON_ENV = path.join(ROOT, 'node_modules/.cache/conductor-docs-python');
+const PYTHON = path.join(PYTHON_ENV, 'bin/python');
+
+/** A virtual environment with the `openai` package (pip's own configuration names the index). */
+async function pythonWithOpenAi(): Promise<string> {
+  const ready =
+    existsSync(PYTHON) &&
+    (await run(PYTHON, ['-c', 'import openai']).then(
+      () => true,
+      () => false,
+    ));
+  if (!ready) {
+    await run('python3', ['-m', 'venv', '--clear', PYTHON_ENV], { timeout: 60_000 });
+    // No retries: an index this machine cannot reach (PyPI itself, offline) fails at once and
+    // pip goes on with the ones it can (pip.conf's extra indexes).
+    const flags = ['--quiet', '--disable-pip-version-check', '--retries', '0', '--timeout', '15'];
+    await run(PYTHON, ['-m', 'pip', 'install', ...flags, 'openai'], { timeout: 240_000 });
+  }
+  return PYTHON;
 }
 
 const SNIPPETS = readdirSync(CONTENT)
@@ -50,18 +74,21 @@ describe('docs snippets', () => {
   let test: TestApp;
   let origin: string;
   let key: string;
+  let python: string;
 
   beforeAll(async () => {
+    python = await pythonWithOpenAi();
     test = await createTestApp();
     const address = await test.app.listen({ host: '127.0.0.1', port: 0 });
     origin = address.replace('localhost', '127.0.0.1');
     // Enterprise: 1,000 requests per minute leaves room for every snippet in one minute.
     ({ key } = await createSandboxKey(test.app, 'enterprise'));
-  });
+  }, 300_000);
   afterAll(async () => test?.close());
 
-  it('finds the JavaScript and cURL snippets that call the API', () => {
+  it('finds the JavaScript, Python and cURL snippets that call the API', () => {
     expect(SNIPPETS.filter((snippet) => snippet.kind === 'javascript').length).toBeGreaterThanOrEqual(20);
+    expect(SNIPPETS.filter((snippet) => snippet.kind === 'python').length).toBeGreaterThanOrEqual(10);
     expect(SNIPPETS.filter((snippet) => snippet.kind === 'curl').length).toBeGreaterThanOrEqual(20);
     for (const snippet of SNIPPETS) expect(snippet.code, snippet.id).toContain(DOCS_API_BASE_URL);
   });
@@ -72,7 +99,9 @@ describe('docs snippets', () => {
     const result =
       snippet.kind === 'javascript'
         ? await run(process.execPath, ['--input-type=module', '--eval', code], { cwd: ROOT, env, timeout: 30_000 })
-        : await run('bash', ['-eo', 'pipefail', '-c', code], { cwd: ROOT, env, timeout: 30_000 });
+        : snippet.kind === 'python'
+          ? await run(python, ['-c', code], { cwd: ROOT, env, timeout: 30_000 })
+          : await run('bash', ['-eo', 'pipefail', '-c', code], { cwd: ROOT, env, timeout: 30_000 });
     expect(result.stdout.trim(), 'prints something').not.toBe('');
     if (snippet.kind === 'curl') {
       // A cURL call that fails still exits 0: the answer must be a success body (or the expected error envelope).
