@@ -3,6 +3,8 @@ export type TargetName = 'direct' | 'conductor' | 'conductor-pg' | 'floor' | 'po
 const CONDUCTORS = ['conductor', 'conductor-pg'] as const;
 
 export interface Sample {
+  /** Which interleaved repetition (targets of one repetition ran minutes apart at most). */
+  rep: number;
   target: TargetName;
   mode: 'json' | 'stream';
   connections: number;
@@ -36,6 +38,27 @@ function median(values: number[]): number {
 }
 
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+
+/**
+ * A ratio between two targets taken within each repetition (they ran back to back), as the
+ * lowest and highest over the repetitions: how far the host's drift moves the verdict.
+ */
+export function ratioRange(
+  samples: readonly Sample[],
+  of: (sample: Sample) => boolean,
+  to: (sample: Sample) => boolean,
+  value: (sample: Sample) => number,
+): string {
+  const ratios: number[] = [];
+  for (const rep of new Set(samples.map((sample) => sample.rep))) {
+    const top = samples.find((sample) => sample.rep === rep && of(sample));
+    const bottom = samples.find((sample) => sample.rep === rep && to(sample));
+    if (top && bottom) ratios.push(value(top) / value(bottom));
+  }
+  const finite = ratios.filter((ratio) => Number.isFinite(ratio));
+  if (finite.length < 2) return '';
+  return ` (repetitions ×${fixed(Math.min(...finite))}–×${fixed(Math.max(...finite))})`;
+}
 const pad = (text: string, width: number) => text.padStart(width);
 
 function row(samples: Sample[]): Row {
@@ -108,10 +131,20 @@ export function printReport(samples: Sample[], connectionsList: number[]): void 
         const throughputTarget = mode === 'json' ? 5 : 10;
         const throughput = ours.rps / (portkey?.rps ?? Number.NaN);
         const cpu = ours.cpuMicros / (floor?.cpuMicros ?? Number.NaN);
+        const here = (sample: Sample) => sample.mode === mode && sample.connections === connections;
+        const spread = (other: TargetName, value: (sample: Sample) => number) =>
+          ratioRange(
+            samples,
+            (sample) => here(sample) && sample.target === conductor,
+            (sample) => here(sample) && sample.target === other,
+            value,
+          );
         verdicts.push(
-          `${conductor} ${mode}: throughput ×${fixed(throughput)} Portkey (target ≥ ${throughputTarget}) ${verdict(throughput >= throughputTarget)}`,
+          `${conductor} ${mode}: throughput ×${fixed(throughput)} Portkey (target ≥ ${throughputTarget}) ${verdict(throughput >= throughputTarget)}${spread('portkey', (sample) => sample.rps)}`,
         );
-        verdicts.push(`${conductor} ${mode}: CPU/req ×${fixed(cpu)} floor (target ≤ 2) ${verdict(cpu <= 2)}`);
+        verdicts.push(
+          `${conductor} ${mode}: CPU/req ×${fixed(cpu)} floor (target ≤ 2) ${verdict(cpu <= 2)}${spread('floor', (sample) => sample.cpuMicros)}`,
+        );
         if (mode === 'json') {
           const addedP50 = added(ours.p50, direct?.p50);
           verdicts.push(`${conductor} json: added p50 ${fixed(addedP50, 3)} ms (target < 1 ms) ${verdict(addedP50 < 1)}`);

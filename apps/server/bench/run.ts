@@ -207,6 +207,7 @@ async function main(): Promise<void> {
               `  ${target.name} ${stream ? 'stream' : 'json'} c=${connections}: ${result.errors} errors (${result.firstError})\n`,
             );
           samples.push({
+            rep,
             target: target.name,
             mode: stream ? 'stream' : 'json',
             connections,
