@@ -319,11 +319,18 @@ export function createOpenAiStreamParser(
   let template: ContentTemplate | undefined;
   /** The template came from an earlier stream and no event of this one has matched it yet. */
   let borrowed = false;
+  /**
+   * The id and created filled into a borrowed template: what a matching content event carries.
+   * Until the sequence starts, a parsed event re-identifies it with its own values (events
+   * without a first choice may change them), so a matched one must too.
+   */
+  let identity: { id: string; created: number } | undefined;
   /** The stream's identity: the content template of earlier streams, filled in with it. */
   const adopt = (id: string | undefined, created: number | undefined) => {
     if (template || !shapes.content || id === undefined || created === undefined || !PLAIN_TEXT.test(id)) return;
     if (!Number.isSafeInteger(created) || created < 0) return;
     template = { prefix: fill(shapes.content.prefix, { id, created, counts: [] }), suffix: shapes.content.suffix };
+    identity = { id, created };
     borrowed = true;
   };
   return {
@@ -333,6 +340,7 @@ export function createOpenAiStreamParser(
         const literal = templateLiteral(template, data);
         if (literal !== undefined) {
           borrowed = false;
+          if (identity && !sequence.started) sequence.identify(identity.id, identity.created);
           return { chunks: sequence.content(literal.slice(1, -1), literal), done: false };
         }
       }
@@ -362,6 +370,7 @@ export function createOpenAiStreamParser(
         const learnt = learnTemplate(data, chunk, shapes);
         if (learnt) {
           template = learnt;
+          identity = undefined;
           borrowed = false;
         }
       }
