@@ -23,6 +23,8 @@ export interface Admitted {
 }
 
 const integer = new Intl.NumberFormat('en-US');
+/** Retry-After when the quota is taken only by requests in flight (they settle within seconds). */
+const IN_FLIGHT_RETRY_SECONDS = 2;
 /**
  * Plans whose monthly quota is a hard stop. The spec: free plans are "throttled when over the
  * limit until the next cycle", while Pro (and Enterprise) usage past the quota continues and is
@@ -109,6 +111,19 @@ export class AccountLimiter {
           'rate_limit_exceeded',
           `Rate limit reached: the ${planName(input.plan)} plan allows ${integer.format(limits.requestsPerMinute)} requests per minute. Retry in ${seconds} s.`,
           { retryAfterSeconds: seconds },
+        ),
+      );
+    }
+    if (quotaLimit !== null && result.used + input.promptTokens + 1 <= quotaLimit) {
+      // Refused only for what requests in flight hold: they settle (and free what they did not
+      // use) within seconds, so this is a short wait, not the end of the month.
+      return Promise.reject(
+        new GatewayError(
+          429,
+          'rate_limit_error',
+          'rate_limit_exceeded',
+          `Monthly token quota busy: ${integer.format(result.used)} of ${integer.format(quotaLimit)} tokens used this month on the ${planName(input.plan)} plan and ${integer.format(result.reserved)} held by requests in flight. Retry in ${IN_FLIGHT_RETRY_SECONDS} s, when they finish.`,
+          { retryAfterSeconds: IN_FLIGHT_RETRY_SECONDS },
         ),
       );
     }

@@ -48,6 +48,11 @@ export const WINDOW_MS = 60_000;
 /** A reservation that is never settled (crash) stops counting after this long. */
 export const RESERVATION_TTL_MS = 15 * 60_000;
 
+/** A token count as the stores keep it: a whole number of at least 0 (NaN and ±Infinity are 0). */
+export function tokenCount(value: number): number {
+  return Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
+}
+
 export function windowStart(now: number): number {
   return Math.floor(now / WINDOW_MS) * WINDOW_MS;
 }

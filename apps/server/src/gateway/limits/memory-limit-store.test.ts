@@ -37,7 +37,8 @@ describe('AccountLimiter on the memory store', () => {
     const second = await limiter.admit(input);
     expect(second.reservation?.granted).toBe(5_000);
     expect(second.maxTokensCap).toBeUndefined();
-    await expect(limiter.admit(input)).rejects.toMatchObject({ status: 429, code: 'quota_exceeded' });
+    // Everything is held by requests in flight, nothing used yet: a short wait, not the month's end.
+    await expect(limiter.admit(input)).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfterSeconds: 2 });
     await limiter.settle(first.reservation, 1_200);
     await limiter.settle(second.reservation, 1_300);
     const third = await limiter.admit(input);
@@ -45,6 +46,12 @@ describe('AccountLimiter on the memory store', () => {
     const fourth = await limiter.admit(input);
     expect(fourth.reservation?.granted).toBe(2_500);
     expect(fourth.maxTokensCap).toBe(1_500);
+    await limiter.settle(third.reservation, 5_000);
+    await limiter.settle(fourth.reservation, 2_500);
+    // 10,000 of 10,000 used: refused until the month ends.
+    const refusal = await Promise.resolve(limiter.admit(input)).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 429, code: 'quota_exceeded' });
+    expect((refusal as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(86_400);
   });
 
   it('skips the quota for test keys, unlimited plans and byo-keys, but not the rate limit', async () => {

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type AdmitRequest, type AdmitResult, type LimitStore, type Reservation, WINDOW_MS, windowStart } from './limit-store.ts';
+import {
+  type AdmitRequest,
+  type AdmitResult,
+  type LimitStore,
+  RESERVATION_TTL_MS,
+  type Reservation,
+  tokenCount,
+  WINDOW_MS,
+  windowStart,
+} from './limit-store.ts';
 
 interface RateEntry {
   window: number;
@@ -10,6 +19,11 @@ interface QuotaEntry {
   month: string;
   used: number;
   reserved: number;
+  /**
+   * Reservations in flight by id: each is released once, by its own settlement, or when it
+   * expires (a request that never settles), as the Redis store's do.
+   */
+  holds: Map<string, { granted: number; expiresAt: number }>;
 }
 
 /**
@@ -34,30 +48,43 @@ export class MemoryLimitStore implements LimitStore {
   #admit(request: AdmitRequest, quotaEntry: QuotaEntry | undefined): AdmitResult {
     const window = windowStart(request.now);
     let rate = this.#rates.get(request.accountId);
-    if (!rate || rate.window !== window) {
+    // Windows only move forward: a request admitted late (after a slow first load of the month)
+    // counts in the account's current window rather than resetting it to an older one.
+    if (!rate || window > rate.window) {
       if (this.#rates.size > 50_000) this.#sweep(window);
       rate = { window, count: 0 };
       this.#rates.set(request.accountId, rate);
     }
-    if (rate.count >= request.requestsPerMinute) return { ok: false, reason: 'rate', retryAfterMs: window + WINDOW_MS - request.now };
+    if (rate.count >= request.requestsPerMinute) {
+      return { ok: false, reason: 'rate', retryAfterMs: Math.min(WINDOW_MS, rate.window + WINDOW_MS - request.now) };
+    }
 
     let reservation: Reservation | null = null;
     if (request.quota && quotaEntry) {
+      expireHolds(quotaEntry, request.now);
       const remaining = request.quota.limit - quotaEntry.used - quotaEntry.reserved;
-      if (remaining < request.quota.minimum) return { ok: false, reason: 'quota', used: quotaEntry.used, reserved: quotaEntry.reserved };
-      const granted = Math.min(request.quota.desired, remaining);
+      if (remaining < tokenCount(request.quota.minimum)) {
+        return { ok: false, reason: 'quota', used: quotaEntry.used, reserved: quotaEntry.reserved };
+      }
+      const granted = Math.min(tokenCount(request.quota.desired), remaining);
+      const id = randomUUID();
       quotaEntry.reserved += granted;
-      reservation = { id: randomUUID(), accountId: request.accountId, month: request.quota.month, granted };
+      quotaEntry.holds.set(id, { granted, expiresAt: request.now + RESERVATION_TTL_MS });
+      reservation = { id, accountId: request.accountId, month: request.quota.month, granted };
     }
     rate.count += 1;
     return { ok: true, reservation };
   }
 
+  /** Releases the hold and counts the tokens, once: a second settlement of the same reservation does nothing. */
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     const entry = this.#quotas.get(reservation.accountId);
     if (!entry || entry.month !== reservation.month) return;
-    entry.reserved = Math.max(0, entry.reserved - reservation.granted);
-    entry.used += usedTokens;
+    const held = entry.holds.get(reservation.id);
+    if (held === undefined) return;
+    entry.holds.delete(reservation.id);
+    entry.reserved = Math.max(0, entry.reserved - held.granted);
+    entry.used += tokenCount(usedTokens);
   }
 
   /** The month's usage, loaded once however many requests wait for it. */
@@ -67,8 +94,11 @@ export class MemoryLimitStore implements LimitStore {
     if (!pending) {
       pending = load()
         .then((used) => {
-          const entry = { month, used, reserved: 0 };
-          this.#quotas.set(accountId, entry);
+          const entry: QuotaEntry = { month, used: tokenCount(used), reserved: 0, holds: new Map() };
+          // A load that finishes after a later month's (a request from just before midnight,
+          // slow to load) serves its own request but does not replace the later month's entry.
+          const current = this.#quotas.get(accountId);
+          if (!current || current.month <= month) this.#quotas.set(accountId, entry);
           return entry;
         })
         .finally(() => this.#loading.delete(key));
@@ -78,6 +108,14 @@ export class MemoryLimitStore implements LimitStore {
   }
 
   #sweep(window: number): void {
-    for (const [account, entry] of this.#rates) if (entry.window !== window) this.#rates.delete(account);
+    for (const [account, entry] of this.#rates) if (entry.window < window) this.#rates.delete(account);
+  }
+}
+
+function expireHolds(entry: QuotaEntry, now: number): void {
+  for (const [id, hold] of entry.holds) {
+    if (hold.expiresAt > now) continue;
+    entry.holds.delete(id);
+    entry.reserved = Math.max(0, entry.reserved - hold.granted);
   }
 }

@@ -6,24 +6,22 @@ import {
   type LimitStore,
   RESERVATION_TTL_MS,
   type Reservation,
+  tokenCount,
   WINDOW_MS,
   windowStart,
 } from './limit-store.ts';
 
 /**
  * Admission in one round trip. KEYS: rate counter, month's used tokens, in-flight reservations
- * (a sorted set of `id:tokens` scored by expiry). ARGV: rpm, window ms, quota (-1: none),
- * minimum, desired, now, member id, reservation expiry, used tokens from the database (-1:
- * unknown), counters' ttl ms. Returns {0, ms to wait} when rate-limited, {1, used, reserved}
- * over quota, {2} when the month's usage must be loaded first, {3, granted} when admitted.
+ * (a sorted set of `id:tokens` scored by expiry). ARGV: rpm, ms left in the minute's window,
+ * quota (-1: none), minimum, desired, now, member id, reservation expiry, used tokens from the
+ * database (-1: unknown), counters' ttl ms (all whole numbers). Returns {0, ms to wait} when
+ * rate-limited, {1, used, reserved} over quota, {2} when the month's usage must be loaded
+ * first, {3, granted} when admitted. Times come from the caller's clock, not Redis's.
  */
 const ADMIT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-if count >= tonumber(ARGV[1]) then
-  local ttl = redis.call('PTTL', KEYS[1])
-  if ttl < 0 then ttl = tonumber(ARGV[2]) end
-  return {0, ttl}
-end
+if count >= tonumber(ARGV[1]) then return {0, tonumber(ARGV[2])} end
 local granted = 0
 local quota = tonumber(ARGV[3])
 if quota >= 0 then
@@ -42,17 +40,21 @@ if quota >= 0 then
   local remaining = quota - used - reserved
   if remaining < tonumber(ARGV[4]) then return {1, used, reserved} end
   granted = math.min(tonumber(ARGV[5]), remaining)
-  redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7] .. ':' .. granted)
+  redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7] .. ':' .. string.format('%d', granted))
   redis.call('PEXPIRE', KEYS[3], ARGV[10])
 end
-if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000) end
 return {3, granted}
 `;
 
-/** KEYS: used tokens, reservations. ARGV: member, tokens used. */
+/**
+ * KEYS: used tokens, reservations. ARGV: member, tokens used. The tokens count only when the
+ * reservation was still held, so settling one twice changes nothing.
+ */
 const SETTLE = `
-redis.call('ZREM', KEYS[2], ARGV[1])
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], ARGV[2]) end
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 and redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('INCRBY', KEYS[1], ARGV[2])
+end
 return 1
 `;
 
@@ -93,18 +95,18 @@ export class RedisLimitStore implements LimitStore {
       this.#redis.conductorAdmit(
         ...keys,
         request.requestsPerMinute,
-        WINDOW_MS + 1_000,
-        request.quota?.limit ?? -1,
-        request.quota?.minimum ?? 0,
-        request.quota?.desired ?? 0,
+        window + WINDOW_MS - request.now,
+        request.quota ? tokenCount(request.quota.limit) : -1,
+        tokenCount(request.quota?.minimum ?? 0),
+        tokenCount(request.quota?.desired ?? 0),
         request.now,
         id,
         request.now + RESERVATION_TTL_MS,
         usedFromDatabase,
-        ttl,
+        Math.round(ttl),
       );
     let result = await run(-1);
-    if (result[0] === 2) result = await run(await request.loadUsedTokens());
+    if (result[0] === 2) result = await run(tokenCount(await request.loadUsedTokens()));
     switch (result[0]) {
       case 0:
         return { ok: false, reason: 'rate', retryAfterMs: Math.min(WINDOW_MS, result[1] ?? WINDOW_MS) };
@@ -119,6 +121,6 @@ export class RedisLimitStore implements LimitStore {
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     const [, used, inflight] = this.#keys(reservation.accountId, reservation.month, 0);
-    await this.#redis.conductorSettle(used, inflight, `${reservation.id}:${reservation.granted}`, Math.max(0, Math.round(usedTokens)));
+    await this.#redis.conductorSettle(used, inflight, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
   }
 }

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountLimiter, type AccountAdmission } from './account-limiter.ts';
+import type { LimitStore } from './limit-store.ts';
+import { MemoryLimitStore } from './memory-limit-store.ts';
+import { RedisLimitStore } from './redis-limit-store.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `conductor-test-limiter-${randomUUID()}:`;
+let redis: Redis;
+
+beforeAll(() => {
+  redis = new Redis(REDIS_URL);
+});
+afterAll(async () => {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+});
+
+const stores: [string, () => LimitStore][] = [
+  ['memory', () => new MemoryLimitStore()],
+  ['redis', () => new RedisLimitStore(redis, prefix)],
+];
+
+describe.each(stores)('AccountLimiter on the %s store: quota refusals caused only by requests in flight', (_name, make) => {
+  it('answer a short, retryable 429, not the end of the month', async () => {
+    const limiter = new AccountLimiter(make());
+    const now = Date.UTC(2025, 5, 15, 12, 0, 5);
+    const base: AccountAdmission = {
+      accountId: randomUUID(),
+      plan: 'free',
+      environment: 'live',
+      now,
+      promptTokens: 10,
+      maxTokens: 9_990,
+      loadUsedTokens: async () => 0,
+    };
+    const first = await limiter.admit(base); // holds all 10,000 while in flight; nothing used yet
+    const refusal = await Promise.resolve(limiter.admit({ ...base, maxTokens: 100 })).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', retryAfterSeconds: 2 });
+    // The first request settles a second later having used 20 tokens: 9,980 are free again.
+    await limiter.settle(first.reservation, 20);
+    await expect(Promise.resolve(limiter.admit({ ...base, now: now + 1_000, maxTokens: 100 }))).resolves.toBeDefined();
+  });
+});

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdmitResult, LimitStore, Reservation } from './limit-store.ts';
+import { MemoryLimitStore } from './memory-limit-store.ts';
+import { RedisLimitStore } from './redis-limit-store.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `conductor-test-limits-diff-${randomUUID()}:`;
+let redis: Redis;
+
+beforeAll(() => {
+  redis = new Redis(REDIS_URL);
+});
+afterAll(async () => {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+});
+
+type Op =
+  | { kind: 'admit'; advance: number; quota: boolean; prompt: number; budget: number }
+  | { kind: 'settle'; pick: number; used: number };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    kind: fc.constant('admit' as const),
+    advance: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 20 * 60_000 })),
+    quota: fc.boolean(),
+    prompt: fc.integer({ min: 1, max: 3_000 }),
+    budget: fc.integer({ min: 1, max: 6_000 }),
+  }),
+  fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), used: fc.integer({ min: 0, max: 6_000 }) }),
+);
+
+/** What both stores must agree on (Retry-After is covered by its own test). */
+function shape(result: AdmitResult): unknown {
+  if (!result.ok) return result.reason === 'rate' ? { ok: false, reason: 'rate' } : result;
+  return { ok: true, granted: result.reservation?.granted ?? null };
+}
+
+async function run(store: LimitStore, accountId: string, ops: Op[], start: number): Promise<unknown[]> {
+  const outstanding: Reservation[] = [];
+  const trace: unknown[] = [];
+  let now = start;
+  for (const step of ops) {
+    if (step.kind === 'admit') {
+      now += step.advance;
+      const date = new Date(now);
+      const result = await store.admit({
+        accountId,
+        now,
+        requestsPerMinute: 4,
+        quota: step.quota
+          ? {
+              limit: 10_000,
+              month: date.toISOString().slice(0, 7),
+              monthEndsAt: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+              minimum: step.prompt + 1,
+              desired: step.prompt + step.budget,
+            }
+          : null,
+        loadUsedTokens: async () => 1_000,
+      });
+      if (result.ok && result.reservation) outstanding.push(result.reservation);
+      trace.push(shape(result));
+    } else if (outstanding.length > 0) {
+      const [reservation] = outstanding.splice(step.pick % outstanding.length, 1);
+      if (reservation) await store.settle(reservation, step.used);
+    }
+  }
+  return trace;
+}
+
+describe('memory and Redis stores on the same operation sequences', () => {
+  // Steps advance up to 20 minutes, so reservations also expire (RESERVATION_TTL_MS) in both.
+  it('agree on every admission (integer inputs, one month, time moving forward)', async () => {
+    const start = Date.UTC(2025, 2, 3, 9, 0, 0);
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
+        const memory = await run(new MemoryLimitStore(), `m-${randomUUID()}`, ops, start);
+        const shared = await run(new RedisLimitStore(redis, prefix), `r-${randomUUID()}`, ops, start);
+        expect(shared).toEqual(memory);
+      }),
+      { numRuns: 300, seed: 1014696402 },
+    );
+  });
+});

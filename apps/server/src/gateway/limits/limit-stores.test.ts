@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdmitRequest, AdmitResult, LimitStore, QuotaRequest } from './limit-store.ts';
+import { MemoryLimitStore } from './memory-limit-store.ts';
+import { RedisLimitStore } from './redis-limit-store.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `conductor-test-limits-${randomUUID()}:`;
+let redis: Redis;
+
+beforeAll(() => {
+  redis = new Redis(REDIS_URL);
+});
+afterAll(async () => {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+});
+
+// Mid-month, 5 s into a UTC minute.
+const MID = Date.UTC(2025, 5, 15, 12, 0, 5);
+const MINUTE = Date.UTC(2025, 5, 15, 12, 0, 0);
+
+function quota(now: number, minimum: number, desired: number, limit = 10_000): QuotaRequest {
+  const date = new Date(now);
+  return {
+    limit,
+    month: date.toISOString().slice(0, 7),
+    monthEndsAt: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+    minimum,
+    desired,
+  };
+}
+
+function request(accountId: string, now: number, q: QuotaRequest | null, used = 0, rpm = 1_000): AdmitRequest {
+  return { accountId, now, requestsPerMinute: rpm, quota: q, loadUsedTokens: async () => used };
+}
+
+const stores = (): [string, () => LimitStore][] => [
+  ['memory', () => new MemoryLimitStore()],
+  ['redis', () => new RedisLimitStore(redis, prefix)],
+];
+
+async function admit(store: LimitStore, req: AdmitRequest): Promise<AdmitResult> {
+  return store.admit(req);
+}
+
+describe.each(stores())('%s store: settle is not idempotent', (_name, make) => {
+  it('settling one reservation twice neither frees other requests’ holds nor counts its usage twice', async () => {
+    const store = make();
+    const account = randomUUID();
+    const first = await admit(store, request(account, MID, quota(MID, 1, 4_000)));
+    const second = await admit(store, request(account, MID, quota(MID, 1, 6_000)));
+    if (!first.ok || !first.reservation || !second.ok) throw new Error('setup');
+    await store.settle(first.reservation, 100);
+    await store.settle(first.reservation, 100); // a retried / duplicated settle
+    // 100 used, 6,000 still held by `second`: only 3,900 are left.
+    const third = await admit(store, request(account, MID, quota(MID, 1, 10_000)));
+    expect(third).toMatchObject({ ok: true, reservation: { granted: 3_900 } });
+  });
+});
+
+describe('memory store: the requests-per-minute window only moves forward', () => {
+  it('admits 10 requests of a 10-rpm account in a minute even when a slow first quota load finishes late', async () => {
+    const store = new MemoryLimitStore();
+    const account = randomUUID();
+    let release!: (used: number) => void;
+    const slowLoad = new Promise<number>((resolve) => {
+      release = resolve;
+    });
+    // A live request at 12:00:59.990 starts the month's (slow) usage load.
+    const late = store.admit({
+      ...request(account, MINUTE + 59_990, quota(MINUTE + 59_990, 10, 20), 0, 10),
+      loadUsedTokens: () => slowLoad,
+    });
+    let admitted = 0;
+    // Meanwhile, in the next minute, the same account's test key (no quota) uses its 10 requests.
+    for (let index = 0; index < 11; index += 1) {
+      const result = await store.admit(request(account, MINUTE + 60_010 + index, null, 0, 10));
+      if (result.ok) admitted += 1;
+    }
+    expect(admitted).toBe(10);
+    release(0);
+    await late; // admitted in the 12:00 window, which resets the 12:01 counter
+    for (let index = 0; index < 11; index += 1) {
+      const result = await store.admit(request(account, MINUTE + 60_500 + index, null, 0, 10));
+      if (result.ok) admitted += 1;
+    }
+    // Redis keeps one counter per window: 10 in 12:01 whatever order the admits finish in.
+    expect(admitted).toBe(10);
+  });
+});
+
+describe('memory store: a month loaded out of order does not replace the current month', () => {
+  it('keeps February’s in-flight reservations when January’s late load lands', async () => {
+    const store = new MemoryLimitStore();
+    const account = randomUUID();
+    const jan = Date.UTC(2025, 0, 31, 23, 59, 59, 990);
+    const feb = Date.UTC(2025, 1, 1, 0, 0, 0, 10);
+    let releaseJan!: (used: number) => void;
+    const janLoad = new Promise<number>((resolve) => {
+      releaseJan = resolve;
+    });
+    const janAdmit = store.admit({ ...request(account, jan, quota(jan, 11, 20)), loadUsedTokens: () => janLoad });
+    // February's first request: its load answers first, it holds 8,000 of the 10,000.
+    const febFirst = await store.admit(request(account, feb, quota(feb, 11, 8_000)));
+    expect(febFirst).toMatchObject({ ok: true, reservation: { granted: 8_000 } });
+    releaseJan(0);
+    await janAdmit;
+    // Still February, the first request still in flight: 2,000 left.
+    const febSecond = await store.admit(request(account, feb + 1_000, quota(feb + 1_000, 11, 8_000)));
+    expect(febSecond).toMatchObject({ ok: true, reservation: { granted: 2_000 } });
+  });
+});
+
+describe('redis store: Retry-After of the rate limit', () => {
+  it('is the time left in the UTC minute (as the memory store says), not the counter key’s TTL', async () => {
+    const account = randomUUID();
+    const results: Record<string, AdmitResult> = {};
+    for (const [name, make] of stores()) {
+      const store = make();
+      // Ten requests late in the minute (12:00:55), the eleventh at 12:00:58: 2 s to the next window.
+      for (let index = 0; index < 10; index += 1) await admit(store, request(`${name}-${account}`, MINUTE + 55_000, null, 0, 10));
+      results[name] = await admit(store, request(`${name}-${account}`, MINUTE + 58_000, null, 0, 10));
+    }
+    expect(results.memory).toEqual({ ok: false, reason: 'rate', retryAfterMs: 2_000 });
+    // The next window opens at 12:01:00; Redis answers ~60 s (the key's TTL from the first request, capped).
+    expect(results.redis).toMatchObject({ ok: false, reason: 'rate' });
+    expect((results.redis as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(2_000);
+  });
+});
+
+describe('both stores count odd settled token counts alike', () => {
+  for (const [label, used, expectedLeft] of [
+    ['a negative count', -500, 10_000],
+    ['a fractional count', 1.5, 9_998],
+  ] as const) {
+    it(`${label}: memory and Redis leave the same quota`, async () => {
+      const left: Record<string, unknown> = {};
+      for (const [name, make] of stores()) {
+        const store = make();
+        const account = `${name}-${randomUUID()}`;
+        const held = await admit(store, request(account, MID, quota(MID, 1, 100)));
+        if (!held.ok || !held.reservation) throw new Error('setup');
+        await store.settle(held.reservation, used);
+        const probe = await admit(store, request(account, MID, quota(MID, 1, 1_000_000)));
+        left[name] = probe.ok ? probe.reservation?.granted : probe;
+      }
+      expect(left).toEqual({ memory: expectedLeft, redis: expectedLeft });
+    });
+  }
+
+  it('NaN settled usage counts as 0 and leaves the memory store’s quota on', async () => {
+    const store = new MemoryLimitStore();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 100)));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    await store.settle(held.reservation, Number.NaN);
+    const results = [];
+    for (let index = 0; index < 3; index += 1) results.push(await admit(store, request(account, MID, quota(MID, 1, 10_000))));
+    // Three full-quota reservations are admitted (granted: NaN).
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+  });
+});
+
+describe('redis store: non-integer reservations', () => {
+  it('a fractional desired reservation is held as a whole number and later admits work', async () => {
+    const store = new RedisLimitStore(redis, prefix);
+    const account = randomUUID();
+    const first = await store.admit(request(account, MID, quota(MID, 1, 10.5)));
+    expect(first.ok).toBe(true);
+    // The member `id:10.5` does not match ':(%d+)$' and the sum errors in Lua; the memory store admits.
+    await expect(store.admit(request(account, MID, quota(MID, 1, 10)))).resolves.toMatchObject({ ok: true });
+  });
+});
+
+describe('both stores expire an unsettled reservation after RESERVATION_TTL_MS', () => {
+  it('an unsettled reservation 15 minutes old stops counting in both', async () => {
+    const left: Record<string, unknown> = {};
+    for (const [name, make] of stores()) {
+      const store = make();
+      const account = `${name}-${randomUUID()}`;
+      await admit(store, request(account, MID, quota(MID, 1, 9_000))); // e.g. a long SSE stream, still running
+      const later = MID + 15 * 60_000;
+      const probe = await admit(store, request(account, later, quota(later, 1, 9_000)));
+      left[name] = probe.ok ? probe.reservation?.granted : probe.reason;
+    }
+    expect(left.memory).toEqual(left.redis);
+  });
+});
