@@ -10,6 +10,7 @@ import { generateApiKey } from '../../src/modules/api-keys/api-key.ts';
 import { recordUsageEvents } from '../../src/modules/usage/usage.writer.ts';
 import { type FakeUpstream, startFakeUpstream } from '../fake-upstreams/index.ts';
 import { createTestApp, createUserWithSession, type TestApp } from '../helpers.ts';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface LiveGateway extends TestApp {
   /** `http://127.0.0.1:<port>` */
@@ -177,6 +178,31 @@ export async function startPeer(
   });
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, origin, close: () => app.close() };
+}
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * One Redis connection for a test file, under a key prefix of its own: opened before its tests,
+ * closed after them, and every key under the prefix deleted.
+ */
+export function testRedis(name: string): { readonly redis: Redis; readonly prefix: string } {
+  const prefix = `conductor-test-${name}-${randomUUID()}:`;
+  let redis: Redis | undefined;
+  beforeAll(() => {
+    redis = new Redis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await deleteRedisPrefix(TEST_REDIS_URL, prefix);
+  });
+  return {
+    get redis() {
+      if (!redis) throw new Error('testRedis: the connection opens in beforeAll');
+      return redis;
+    },
+    prefix,
+  };
 }
 
 /** Deletes every Redis key under a test's prefix. */

@@ -1,31 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AccountLimiter, type AccountAdmission } from './account-limiter.ts';
 import type { LimitStore } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 import { RedisLimitStore } from './redis-limit-store.ts';
+import { testRedis } from '../../../test/gateway/gateway-helpers.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const prefix = `conductor-test-limiter-${randomUUID()}:`;
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(REDIS_URL);
-});
-afterAll(async () => {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
-});
+const testRedisStore = testRedis('limiter');
 
 const stores: [string, () => LimitStore][] = [
   ['memory', () => new MemoryLimitStore()],
-  ['redis', () => new RedisLimitStore(redis, prefix)],
+  ['redis', () => new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix)],
 ];
 
 describe.each(stores)('AccountLimiter on the %s store: quota refusals caused only by requests in flight', (_name, make) => {

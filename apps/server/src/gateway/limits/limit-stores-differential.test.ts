@@ -1,27 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdmitResult, LimitStore, Reservation } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 import { RedisLimitStore } from './redis-limit-store.ts';
+import { testRedis } from '../../../test/gateway/gateway-helpers.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const prefix = `conductor-test-limits-diff-${randomUUID()}:`;
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(REDIS_URL);
-});
-afterAll(async () => {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
-});
+const testRedisStore = testRedis('limits-diff');
 
 type Op =
   | { kind: 'admit'; advance: number; quota: boolean; prompt: number; budget: number }
@@ -84,7 +69,7 @@ describe('memory and Redis stores on the same operation sequences', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
         const memory = await run(new MemoryLimitStore(), `m-${randomUUID()}`, ops, start);
-        const shared = await run(new RedisLimitStore(redis, prefix), `r-${randomUUID()}`, ops, start);
+        const shared = await run(new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix), `r-${randomUUID()}`, ops, start);
         expect(shared).toEqual(memory);
       }),
       { numRuns: 300, seed: 1014696402 },

@@ -1,26 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdmitRequest, AdmitResult, LimitStore, QuotaRequest } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 import { RedisLimitStore } from './redis-limit-store.ts';
+import { testRedis } from '../../../test/gateway/gateway-helpers.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const prefix = `conductor-test-limits-${randomUUID()}:`;
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(REDIS_URL);
-});
-afterAll(async () => {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
-});
+const testRedisStore = testRedis('limit-stores');
 
 // Mid-month, 5 s into a UTC minute.
 const MID = Date.UTC(2025, 5, 15, 12, 0, 5);
@@ -43,7 +28,7 @@ function request(accountId: string, now: number, q: QuotaRequest | null, used = 
 
 const stores = (): [string, () => LimitStore][] => [
   ['memory', () => new MemoryLimitStore()],
-  ['redis', () => new RedisLimitStore(redis, prefix)],
+  ['redis', () => new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix)],
 ];
 
 async function admit(store: LimitStore, req: AdmitRequest): Promise<AdmitResult> {
@@ -170,7 +155,7 @@ describe('both stores count odd settled token counts alike', () => {
 
 describe('redis store: non-integer reservations', () => {
   it('a fractional desired reservation is held as a whole number and later admits work', async () => {
-    const store = new RedisLimitStore(redis, prefix);
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const account = randomUUID();
     const first = await store.admit(request(account, MID, quota(MID, 1, 10.5)));
     expect(first.ok).toBe(true);
