@@ -1,57 +1,85 @@
 import type { SseEvent } from '../providers/types.ts';
 
+/** The next line ending, CR or LF (a CRLF pair is one ending: its LF is skipped after the match). */
+const LINE_END = /[\r\n]/g;
+
 /**
  * An incremental Server-Sent Events parser (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
- * bytes in, complete events out. Lines end in LF, CRLF or CR (a CR at the end of a chunk waits
- * for the next one); `:` lines are comments; an event is dispatched on a blank line when it
- * has data. `id` and `retry` are ignored: the gateway never reconnects upstream.
+ * bytes in, complete events out. Lines end in LF, CRLF or CR (a CR ends its line at once; an
+ * LF opening the next chunk then completes the CRLF); `:` lines are comments; an event is
+ * dispatched on a blank line when it has data. `id` and `retry` are ignored: the gateway never
+ * reconnects upstream.
  */
 export class SseParser {
   readonly #decoder = new TextDecoder();
-  #buffer = '';
+  /** The unfinished last line, in the pieces it arrived in (joined once, when it ends). */
+  #pending: string[] = [];
+  /** The last chunk ended on a CR: an LF opening the next one belongs to that line ending. */
+  #skipLineFeed = false;
+  /** Nothing has arrived yet: a byte order mark opening the stream is dropped. */
+  #first = true;
   /** The event's data so far (its lines joined by LF), undefined before its first `data` line. */
   #data: string | undefined;
   #event: string | undefined;
 
+  /**
+   * The events completed by `chunk`. Only the new text is scanned for line endings and an
+   * unfinished line is kept in pieces, so a long line (a streamed image, say) arriving in many
+   * chunks costs time in proportion to its length.
+   */
   push(chunk: Uint8Array | string): SseEvent[] {
-    const text = typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true });
-    const buffer = this.#buffer === '' ? text : this.#buffer + text;
+    let text = typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true });
     const events: SseEvent[] = [];
-    const hasCarriageReturn = buffer.includes('\r');
-    let start = 0;
-    while (start < buffer.length) {
-      let end: number;
-      let next: number;
-      const lineFeed = buffer.indexOf('\n', start);
-      if (hasCarriageReturn) {
-        const carriageReturn = buffer.indexOf('\r', start);
-        if (carriageReturn !== -1 && (lineFeed === -1 || carriageReturn < lineFeed)) {
-          if (carriageReturn === buffer.length - 1) break;
-          end = carriageReturn;
-          next = buffer.charCodeAt(carriageReturn + 1) === 10 ? carriageReturn + 2 : carriageReturn + 1;
-        } else if (lineFeed !== -1) {
-          end = lineFeed;
-          next = lineFeed + 1;
-        } else break;
-      } else if (lineFeed !== -1) {
-        end = lineFeed;
-        next = lineFeed + 1;
-      } else break;
-      this.#line(buffer, start, end, events);
-      start = next;
+    if (text === '') return events;
+    if (this.#first) {
+      this.#first = false;
+      // TextDecoder drops a BOM from bytes itself; a string chunk may still open with one.
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    this.#buffer = start === 0 ? buffer : buffer.slice(start);
+    let start = 0;
+    if (this.#skipLineFeed) {
+      this.#skipLineFeed = false;
+      if (text.charCodeAt(0) === 10) start = 1;
+    }
+    const hasCarriageReturn = text.includes('\r', start);
+    LINE_END.lastIndex = start;
+    while (start < text.length) {
+      let end: number;
+      if (hasCarriageReturn) {
+        const match = LINE_END.exec(text);
+        if (!match) break;
+        end = match.index;
+      } else {
+        end = text.indexOf('\n', start);
+        if (end === -1) break;
+      }
+      let next = end + 1;
+      if (text.charCodeAt(end) === 13) {
+        if (next === text.length) this.#skipLineFeed = true;
+        else if (text.charCodeAt(next) === 10) next += 1;
+      }
+      if (this.#pending.length > 0) {
+        this.#pending.push(text.slice(start, end));
+        const line = this.#pending.join('');
+        this.#pending = [];
+        this.#line(line, 0, line.length, events);
+      } else {
+        this.#line(text, start, end, events);
+      }
+      start = next;
+      LINE_END.lastIndex = start;
+    }
+    if (start < text.length) this.#pending.push(start === 0 ? text : text.slice(start));
     return events;
   }
 
   /** The stream ended: a last unterminated event is still delivered (lenient with upstreams that omit the final blank line). */
   end(): SseEvent[] {
-    const events: SseEvent[] = [];
-    const rest = this.#buffer + this.#decoder.decode();
-    this.#buffer = '';
-    const line = rest.replace(/\r$/, '');
-    if (line !== '') this.#line(line, 0, line.length, events);
+    // What the decoder still holds (a cut-off character) ends the last line, and a blank line the last event.
+    const events = this.push(`${this.#decoder.decode()}\n`);
     this.#line('', 0, 0, events);
+    this.#pending = [];
+    this.#skipLineFeed = false;
     return events;
   }
 
