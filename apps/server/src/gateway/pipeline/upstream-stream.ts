@@ -2,9 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { CHARS_PER_TOKEN, PROVIDER_NAMES } from '@conductor/shared';
 import type { ChatCompletionChunk, Usage } from '@conductor/shared/openai/chat';
 import { sseData } from '../providers/common/chunks.ts';
-import type { StreamParser } from '../providers/types.ts';
+import { ProviderProtocolError } from '../providers/common/stream-error.ts';
+import type { SseEvent, StreamParser } from '../providers/types.ts';
 import { AttemptFailure, type ResolvedTarget } from '../routing/failover.ts';
-import { SseParser } from '../transport/sse-parser.ts';
+import { SseLineTooLongError, SseParser } from '../transport/sse-parser.ts';
 import type { UpstreamCall } from '../transport/upstream-client.ts';
 import { SSE_DONE, sseError } from './responses.ts';
 import { buildUpstreamRequest, type Exchange, failureFrom, isSuccess, rejectStatus, startUpstream } from './upstream-json.ts';
@@ -26,7 +27,13 @@ export interface OpenedStream {
 
 /** Maps the events in one body chunk (or, with `null`, the end of the body); throws what the adapter throws. */
 function feed(stream: OpenedStream, chunk: Buffer | null): void {
-  const events = chunk === null ? stream.sse.end() : stream.sse.push(chunk);
+  let events: SseEvent[];
+  try {
+    events = chunk === null ? stream.sse.end() : stream.sse.push(chunk);
+  } catch (error) {
+    if (error instanceof SseLineTooLongError) throw new ProviderProtocolError(PROVIDER_NAMES[stream.target.model.provider], error.message);
+    throw error;
+  }
   for (const event of events) {
     if (stream.done) return;
     const step = stream.parser.push(event);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../providers/types.ts';
-import { SseParser } from './sse-parser.ts';
+import { MAX_SSE_LINE, SseLineTooLongError, SseParser } from './sse-parser.ts';
 
 /**
  * SseParser against a reference of the WHATWG "event stream interpretation" rules
@@ -151,5 +151,18 @@ describe('SseParser against the spec', () => {
     const parser = new SseParser();
     // "\uFEFFdata: a" - with the BOM kept, the field name is "\uFEFFdata" and the event is lost.
     expect([...parser.push('\uFEFFdata: a\n\n'), ...parser.end()]).toEqual([{ event: undefined, data: 'a' }]);
+  });
+
+  it('refuses a line longer than MAX_SSE_LINE instead of growing without bound', () => {
+    const parser = new SseParser();
+    const piece = 'A'.repeat(1024 * 1024);
+    expect(parser.push('data: {"ok":1}\n\ndata: ')).toEqual([{ event: undefined, data: '{"ok":1}' }]);
+    let error: unknown;
+    try {
+      for (let sent = 0; sent <= MAX_SSE_LINE; sent += piece.length) parser.push(piece);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SseLineTooLongError);
   });
 });

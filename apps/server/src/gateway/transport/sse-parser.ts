@@ -3,6 +3,17 @@ import type { SseEvent } from '../providers/types.ts';
 /** The next line ending, CR or LF (a CRLF pair is one ending: its LF is skipped after the match). */
 const LINE_END = /[\r\n]/g;
 
+/** Longest line kept (UTF-16 units): far above any event a provider sends, streamed images included. */
+export const MAX_SSE_LINE = 64 * 1024 * 1024;
+
+/** An upstream sent a line longer than MAX_SSE_LINE without ending it: its stream is cut there. */
+export class SseLineTooLongError extends Error {
+  constructor() {
+    super(`an event stream line longer than ${MAX_SSE_LINE / 1024 / 1024} M characters`);
+    this.name = 'SseLineTooLongError';
+  }
+}
+
 /**
  * An incremental Server-Sent Events parser (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
  * bytes in, complete events out. Lines end in LF, CRLF or CR (a CR ends its line at once; an
@@ -14,6 +25,7 @@ export class SseParser {
   readonly #decoder = new TextDecoder();
   /** The unfinished last line, in the pieces it arrived in (joined once, when it ends). */
   #pending: string[] = [];
+  #pendingLength = 0;
   /** The last chunk ended on a CR: an LF opening the next one belongs to that line ending. */
   #skipLineFeed = false;
   /** Nothing has arrived yet: a byte order mark opening the stream is dropped. */
@@ -62,6 +74,7 @@ export class SseParser {
         this.#pending.push(text.slice(start, end));
         const line = this.#pending.join('');
         this.#pending = [];
+        this.#pendingLength = 0;
         this.#line(line, 0, line.length, events);
       } else {
         this.#line(text, start, end, events);
@@ -69,7 +82,11 @@ export class SseParser {
       start = next;
       LINE_END.lastIndex = start;
     }
-    if (start < text.length) this.#pending.push(start === 0 ? text : text.slice(start));
+    if (start < text.length) {
+      this.#pendingLength += text.length - start;
+      if (this.#pendingLength > MAX_SSE_LINE) throw new SseLineTooLongError();
+      this.#pending.push(start === 0 ? text : text.slice(start));
+    }
     return events;
   }
 
@@ -79,6 +96,7 @@ export class SseParser {
     const events = this.push(`${this.#decoder.decode()}\n`);
     this.#line('', 0, 0, events);
     this.#pending = [];
+    this.#pendingLength = 0;
     this.#skipLineFeed = false;
     return events;
   }
