@@ -12,7 +12,7 @@ describe('CircuitBreaker', () => {
     expect(breaker.state(0)).toBe('closed');
     breaker.onFailure(10);
     expect(breaker.state(10)).toBe('open');
-    expect(breaker.tryAcquire(500)).toBe(false);
+    expect(breaker.tryAcquire(500)).toBeUndefined();
     expect(breaker.retryInMs(500)).toBe(510);
   });
 
@@ -20,22 +20,25 @@ describe('CircuitBreaker', () => {
     const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 100 });
     breaker.onFailure(0);
     expect(breaker.state(100)).toBe('half-open');
-    expect(breaker.tryAcquire(100)).toBe(true);
-    expect(breaker.tryAcquire(100)).toBe(false);
-    breaker.onFailure(150);
+    const probe = breaker.tryAcquire(100);
+    expect(probe).toEqual({ generation: 1, probe: true });
+    expect(breaker.tryAcquire(100)).toBeUndefined();
+    breaker.onFailure(150, probe);
     expect(breaker.state(200)).toBe('open');
-    expect(breaker.tryAcquire(250)).toBe(true);
-    breaker.onSuccess();
+    const second = breaker.tryAcquire(250);
+    expect(second?.probe).toBe(true);
+    breaker.onSuccess(second);
     expect(breaker.state(250)).toBe('closed');
-    expect(breaker.tryAcquire(250)).toBe(true);
+    expect(breaker.tryAcquire(250)).toEqual({ generation: 2, probe: false });
   });
 
   it('gives the probe slot back when an attempt ends without a verdict', () => {
     const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 10 });
     breaker.onFailure(0);
-    expect(breaker.tryAcquire(10)).toBe(true);
-    breaker.release();
-    expect(breaker.tryAcquire(10)).toBe(true);
+    const probe = breaker.tryAcquire(10);
+    expect(probe?.probe).toBe(true);
+    breaker.release(probe);
+    expect(breaker.tryAcquire(10)?.probe).toBe(true);
   });
 
   it('keeps one breaker per upstream key', () => {

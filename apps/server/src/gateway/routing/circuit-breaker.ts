@@ -8,6 +8,17 @@ export interface BreakerOptions {
 }
 
 /**
+ * What `tryAcquire` hands out: the circuit's generation when the request was let through (it
+ * grows each time the circuit opens) and whether it is the half-open probe. A verdict from an
+ * earlier generation (a request already in flight when the circuit opened) changes nothing:
+ * only requests let through since, and in half-open only the probe, decide.
+ */
+export interface BreakerTicket {
+  readonly generation: number;
+  readonly probe: boolean;
+}
+
+/**
  * A circuit breaker for one upstream: closed until `failureThreshold` consecutive failures,
  * then open (requests skip it) for `cooldownMs`, then half-open: exactly one probe goes
  * through; its success closes the circuit, its failure opens it again for another cooldown.
@@ -17,46 +28,61 @@ export class CircuitBreaker {
   #failures = 0;
   #openedAt: number | undefined;
   #probing = false;
+  #generation = 0;
 
   constructor(options: BreakerOptions) {
     this.#options = options;
   }
 
+  /** Time since the circuit opened; a clock stepped back restarts the cooldown rather than lengthening it. */
+  #openFor(now: number): number {
+    if (this.#openedAt === undefined) return 0;
+    if (now < this.#openedAt) this.#openedAt = now;
+    return now - this.#openedAt;
+  }
+
   state(now: number): BreakerState {
     if (this.#openedAt === undefined) return 'closed';
-    return now - this.#openedAt >= this.#options.cooldownMs ? 'half-open' : 'open';
+    return this.#openFor(now) >= this.#options.cooldownMs ? 'half-open' : 'open';
   }
 
   /** Milliseconds until an open circuit lets a probe through (0 when not open). */
   retryInMs(now: number): number {
     if (this.#openedAt === undefined) return 0;
-    return Math.max(0, this.#openedAt + this.#options.cooldownMs - now);
+    return Math.max(0, this.#options.cooldownMs - this.#openFor(now));
   }
 
-  /** Whether a request may go to this upstream now; in half-open, only the first caller gets the probe. */
-  tryAcquire(now: number): boolean {
+  /** A ticket when a request may go to this upstream now; in half-open, only the first caller gets one (the probe). */
+  tryAcquire(now: number): BreakerTicket | undefined {
     const state = this.state(now);
-    if (state === 'closed') return true;
-    if (state === 'open' || this.#probing) return false;
+    if (state === 'closed') return { generation: this.#generation, probe: false };
+    if (state === 'open' || this.#probing) return undefined;
     this.#probing = true;
-    return true;
+    return { generation: this.#generation, probe: true };
   }
 
   /** The upstream answered (any status it is responsible for not counting as failure). */
-  onSuccess(): void {
+  onSuccess(ticket?: BreakerTicket): void {
+    if (ticket && ticket.generation !== this.#generation) return;
     this.#failures = 0;
     this.#openedAt = undefined;
     this.#probing = false;
   }
 
-  onFailure(now: number): void {
+  onFailure(now: number, ticket?: BreakerTicket): void {
+    if (ticket && ticket.generation !== this.#generation) return;
+    const probe = ticket ? ticket.probe : this.#probing;
     this.#failures += 1;
-    if (this.#probing || this.#failures >= this.#options.failureThreshold) this.#openedAt = now;
-    this.#probing = false;
+    if (probe || (this.#openedAt === undefined && this.#failures >= this.#options.failureThreshold)) {
+      this.#openedAt = now;
+      this.#generation += 1;
+    }
+    if (probe) this.#probing = false;
   }
 
-  /** The attempt ended without a verdict (the client went away): a probe slot is given back. */
-  release(): void {
+  /** The attempt ended without a verdict (the client went away): the probe's slot is given back. */
+  release(ticket?: BreakerTicket): void {
+    if (ticket && (!ticket.probe || ticket.generation !== this.#generation)) return;
     this.#probing = false;
   }
 }

@@ -115,7 +115,8 @@ export async function runWithFailover<T>(
     const tries = index === targets.length - 1 ? 1 + deps.retry.maxRetries : 1;
     for (let tryIndex = 0; tryIndex < tries; tryIndex += 1) {
       if (deps.cancel.aborted) throw new ClientClosedError();
-      if (!breaker.tryAcquire(deps.now())) {
+      const ticket = breaker.tryAcquire(deps.now());
+      if (!ticket) {
         deps.route.add(target, 'circuit-open');
         soonestProbeMs = Math.min(soonestProbeMs, breaker.retryInMs(deps.now()));
         break;
@@ -123,21 +124,21 @@ export async function runWithFailover<T>(
       const started = performance.now();
       try {
         const value = await attempt(target);
-        breaker.onSuccess();
+        breaker.onSuccess(ticket);
         deps.route.add(target, 'ok');
         deps.metrics?.attempt(target.model.provider, 'ok', (performance.now() - started) / 1000);
         return { value, target };
       } catch (error) {
         if (deps.cancel.aborted || error instanceof ClientClosedError) {
-          breaker.release();
+          breaker.release(ticket);
           throw new ClientClosedError();
         }
         if (!(error instanceof AttemptFailure)) {
-          breaker.release();
+          breaker.release(ticket);
           throw error;
         }
-        if (error.unhealthy) breaker.onFailure(deps.now());
-        else breaker.onSuccess();
+        if (error.unhealthy) breaker.onFailure(deps.now(), ticket);
+        else breaker.onSuccess(ticket);
         deps.route.add(target, error.label);
         deps.metrics?.attempt(target.model.provider, error.label, (performance.now() - started) / 1000);
         deps.metrics?.error(target.model.provider, error.upstream.type);

@@ -39,8 +39,18 @@ function sameClass(requested: ModelInfo): ModelInfo[] {
 
 /** Candidate targets before ordering: the policy's own, else derived from the requested model. */
 function candidates(policy: RoutingPolicy, requested: ModelInfo | undefined): WeightedModel[] {
-  if (policy.targets)
-    return policy.targets.map((target, index) => ({ model: resolveTargetModel(target, index), weight: target.weight ?? 1 }));
+  if (policy.targets) {
+    // A model listed twice (or by an alias and its own name) is one target: calling it again at
+    // once would ignore the Retry-After it just answered. Its weights add up.
+    const byModel = new Map<string, WeightedModel>();
+    policy.targets.forEach((target, index) => {
+      const model = resolveTargetModel(target, index);
+      const listed = byModel.get(model.id);
+      if (listed) listed.weight += target.weight ?? 1;
+      else byModel.set(model.id, { model, weight: target.weight ?? 1 });
+    });
+    return [...byModel.values()];
+  }
   if (!requested) return [];
   const weighted = (model: ModelInfo): WeightedModel => ({ model, weight: 1 });
   switch (policy.strategy) {
