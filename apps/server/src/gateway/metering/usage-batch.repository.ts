@@ -19,6 +19,12 @@ interface DailyRow {
 
 const DAY_MS = 86_400_000;
 
+/** `YYYY-MM-DD` of a UTC day, as a PostgreSQL date reads it (also past year 9999, where toISOString gives `+010000-…`). */
+export function utcDay(date: Date): string {
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
+}
+
 /** The daily rollup of a batch: one row per account, UTC day, environment, provider and model. */
 export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
   const rows = new Map<string, DailyRow>();
@@ -29,7 +35,7 @@ export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
     const number = Math.floor(event.createdAt.getTime() / DAY_MS);
     if (number !== dayNumber) {
       dayNumber = number;
-      day = event.createdAt.toISOString().slice(0, 10);
+      day = utcDay(event.createdAt);
     }
     const key = `${event.userId}\u0000${day}\u0000${event.environment}\u0000${event.provider}\u0000${event.model}`;
     let row = rows.get(key);
@@ -62,8 +68,21 @@ export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
 const EVENT_COLUMNS =
   'request_id, user_id, api_key_id, environment, provider, model, prompt_tokens, completion_tokens, cost_micros, latency_ms, status_code, error_type, streamed, created_at';
 
-const hasNul = (text: string | null | undefined): boolean => text?.includes('\u0000') === true;
-const storable = (text: string): string => text.replaceAll('\u0000', '\uFFFD');
+/** Half of a UTF-16 surrogate pair, e.g. a name cut in the middle of an emoji. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The text with every lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, ES2024). */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** NUL or a lone surrogate: text PostgreSQL cannot take (its JSON parser refuses a lone `\ud83d`). */
+const unstorable = (text: string | null | undefined): boolean => {
+  if (text == null) return false;
+  LONE_SURROGATE.lastIndex = 0;
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+};
+const storable = (text: string): string => wellFormed(text.replaceAll('\u0000', '\uFFFD'));
 
 const INT4_MAX = 2_147_483_647;
 /** A count as a column of range 0..`max` holds it: rounded and clamped (a missing or NaN count is 0). */
@@ -75,9 +94,9 @@ const fits = (value: number | undefined, max: number): boolean => value === unde
 
 function needsRepair(event: UsageEventInput): boolean {
   return (
-    hasNul(event.model) ||
-    hasNul(event.provider) ||
-    hasNul(event.errorType) ||
+    unstorable(event.model) ||
+    unstorable(event.provider) ||
+    unstorable(event.errorType) ||
     !fits(event.promptTokens, INT4_MAX) ||
     !fits(event.completionTokens, INT4_MAX) ||
     !fits(event.latencyMs, INT4_MAX) ||

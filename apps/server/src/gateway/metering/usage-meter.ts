@@ -40,7 +40,11 @@ export class UsageMeter {
 
   record(event: UsageEventInput): void {
     this.#buffer.push(event);
-    if (event.apiKeyId) this.#lastUse.set(event.apiKeyId, event.createdAt.getTime());
+    if (event.apiKeyId) {
+      // The latest use wins: a long stream recorded after a later short request must not move the stamp back.
+      const at = event.createdAt.getTime();
+      if (at > (this.#lastUse.get(event.apiKeyId) ?? 0)) this.#lastUse.set(event.apiKeyId, at);
+    }
     if (this.#buffer.length >= this.#options.batchSize && !this.#flushing) void this.flush();
   }
 
@@ -78,7 +82,13 @@ export class UsageMeter {
         try {
           await writeUsageBatch(db, [event]);
         } catch (eventError) {
-          if (isForeignKeyViolation(eventError)) continue; // the account no longer exists
+          // The account no longer exists, or the event holds data PostgreSQL refuses (class 22):
+          // neither can ever be written, so retrying would only repeat the failure every flush.
+          if (isUnwritable(eventError)) {
+            if (!isForeignKeyViolation(eventError))
+              log.error({ err: eventError, requestId: event.requestId }, 'usage event dropped: invalid data');
+            continue;
+          }
           failed.push(event);
         }
       }
@@ -87,11 +97,17 @@ export class UsageMeter {
     const due: { keyId: string; at: Date }[] = [];
     for (const [keyId, at] of lastUse) {
       if (at - (this.#stamped.get(keyId) ?? 0) < LAST_USE_RESOLUTION_MS) continue;
-      this.#stamped.set(keyId, at);
       due.push({ keyId, at: new Date(at) });
     }
-    if (this.#stamped.size > 100_000) this.#stamped.clear();
-    await touchApiKeys(db, due).catch((error: unknown) => log.warn({ err: error }, 'could not stamp API keys last use'));
+    try {
+      await touchApiKeys(db, due);
+      if (this.#stamped.size > 100_000) this.#stamped.clear();
+      for (const { keyId, at } of due) this.#stamped.set(keyId, at.getTime());
+    } catch (error) {
+      log.warn({ err: error }, 'could not stamp API keys last use');
+      // Stamped on a later flush: put the uses back unless a newer one arrived meanwhile.
+      for (const { keyId, at } of due) if (at.getTime() > (this.#lastUse.get(keyId) ?? 0)) this.#lastUse.set(keyId, at.getTime());
+    }
   }
 
   #requeue(events: UsageEventInput[]): void {
@@ -104,8 +120,18 @@ export class UsageMeter {
   }
 }
 
+function sqlState(error: unknown): string | undefined {
+  return (
+    (error as { code?: string; cause?: { code?: string } } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code
+  );
+}
+
 function isForeignKeyViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string; cause?: { code?: string } } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
-  return code === '23503';
+  return sqlState(error) === '23503';
+}
+
+/** A foreign-key violation, or SQLSTATE class 22 (data exception: a value the column or JSON cannot hold). */
+function isUnwritable(error: unknown): boolean {
+  const code = sqlState(error);
+  return code === '23503' || (typeof code === 'string' && code.startsWith('22'));
 }

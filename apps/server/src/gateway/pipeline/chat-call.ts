@@ -19,6 +19,7 @@ import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTok
 import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, startEventStream } from './responses.ts';
 import { completeOnce, type Exchange } from './upstream-json.ts';
 import { openStream, pumpStream } from './upstream-stream.ts';
+import { wellFormed } from '../metering/usage-batch.repository.ts';
 
 /**
  * One `POST /v1/chat/completions`: validate, route, admit against the plan's limits, serve
@@ -267,7 +268,7 @@ export class ChatCall {
       apiKeyId: keyId,
       environment,
       provider: this.#provider,
-      model: (model?.id ?? this.#model).slice(0, 128),
+      model: wellFormed((model?.id ?? this.#model).slice(0, 128)),
       promptTokens,
       completionTokens,
       costMicros: environment === 'test' ? 0 : costMicros(model, promptTokens, completionTokens),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { usageDaily, usageEvents } from '../../db/schema/index.ts';
+import { utcDay } from '../../gateway/metering/usage-batch.repository.ts';
 
 export type UsageEventInput = typeof usageEvents.$inferInsert & { createdAt: Date };
 
@@ -12,7 +13,7 @@ export async function recordUsageEvents(db: Database, events: UsageEventInput[])
   if (events.length === 0) return;
   const rollup = new Map<string, typeof usageDaily.$inferInsert>();
   for (const event of events) {
-    const day = event.createdAt.toISOString().slice(0, 10);
+    const day = utcDay(event.createdAt);
     const key = [event.userId, day, event.environment, event.provider, event.model].join('\u0000');
     const row = rollup.get(key) ?? {
       userId: event.userId,

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import type { Database } from '../../db/client.ts';
+import { apiKeys, usageEvents } from '../../db/schema/index.ts';
+import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
+import { writeUsageBatch } from './usage-batch.repository.ts';
+import { UsageMeter } from './usage-meter.ts';
+
+const event = (userId: string, overrides: Partial<UsageEventInput> = {}): UsageEventInput => ({
+  requestId: randomUUID(),
+  userId,
+  apiKeyId: null,
+  environment: 'live',
+  provider: 'openai',
+  model: 'gpt-4o',
+  promptTokens: 10,
+  completionTokens: 5,
+  costMicros: 75,
+  latencyMs: 120,
+  statusCode: 200,
+  errorType: null,
+  streamed: false,
+  createdAt: new Date('2025-03-01T10:00:00Z'),
+  ...overrides,
+});
+
+const silentLog = () => {
+  const log = { warn: vi.fn(), error: vi.fn(), info: vi.fn(), debug: vi.fn(), trace: vi.fn(), fatal: vi.fn() };
+  return log as unknown as import('fastify').FastifyBaseLogger & typeof log;
+};
+
+// chat-call.ts meters `(model?.id ?? this.#model).slice(0, 128)`: a caller's model name with an
+// emoji across position 128 becomes a lone high surrogate.
+const splitEmojiModel = `${'m'.repeat(127)}😀`.slice(0, 128);
+
+describe('usage metering: data PostgreSQL refuses, key stamps', () => {
+  let harness: TestApp;
+  beforeAll(async () => {
+    harness = await createTestApp();
+  });
+  afterAll(async () => harness?.close());
+
+  it('stores an event whose model name ends in a lone surrogate (as slice(0, 128) produces)', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    expect(splitEmojiModel.charCodeAt(127)).toBe(0xd83d);
+    await expect(writeUsageBatch(db, [event(userId, { model: splitEmojiModel })])).resolves.toBeUndefined();
+    const rows = await db.select().from(usageEvents).where(eq(usageEvents.userId, userId));
+    expect(rows.map((row) => row.model)).toEqual([`${'m'.repeat(127)}\uFFFD`]);
+  });
+
+  it('writes such an event with the batch (no failed batch, nothing left pending)', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    const log = silentLog();
+    const meter = new UsageMeter({ db, log, flushIntervalMs: 3_600_000 });
+    meter.record(event(userId, { model: splitEmojiModel }));
+    for (let round = 0; round < 3; round += 1) {
+      meter.record(event(userId));
+      await meter.flush();
+    }
+    await meter.close();
+    expect(log.warn).not.toHaveBeenCalled();
+    expect(meter.pending).toBe(0);
+    expect(await db.select().from(usageEvents).where(eq(usageEvents.userId, userId))).toHaveLength(4);
+  });
+
+  it('drops an event the database refuses as invalid data (SQLSTATE class 22) instead of retrying it every flush', async () => {
+    const invalid = Object.assign(new Error('invalid input syntax for type json'), { code: '22P02' });
+    const transaction = vi.fn(async () => Promise.reject(invalid));
+    const db = { transaction, execute: vi.fn(async () => undefined) } as unknown as Database;
+    const log = silentLog();
+    const meter = new UsageMeter({ db, log, flushIntervalMs: 3_600_000 });
+    meter.record(event('someone'));
+    await meter.flush();
+    expect(meter.pending).toBe(0);
+    expect(log.error).toHaveBeenCalledTimes(1);
+    await meter.flush();
+    expect(transaction).toHaveBeenCalledTimes(2); // the batch, then the event alone: not again
+    await meter.close();
+  });
+
+  it('writes the rollup for an event dated after year 9999 (where toISOString() is not a day PostgreSQL reads)', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    await expect(writeUsageBatch(db, [event(userId, { createdAt: new Date('+010000-01-01T00:00:00Z') })])).resolves.toBeUndefined();
+  });
+
+  it('stamps a key with its latest use, not the use recorded last', async () => {
+    const db = harness.app.context.database.db;
+    const { user } = await createUserWithSession(harness.app);
+    const keyId = randomUUID();
+    await db.insert(apiKeys).values({
+      id: keyId,
+      userId: user.id,
+      name: 'k',
+      environment: 'live',
+      masked: 'sk-…',
+      keyHash: randomUUID(),
+      permissions: [],
+    } as never);
+    const meter = new UsageMeter({ db, log: silentLog(), flushIntervalMs: 3_600_000 });
+    // A short request finished (and is recorded) at 10:05; a long stream started at 10:00 is recorded after it.
+    meter.record(event(user.id, { apiKeyId: keyId, createdAt: new Date('2025-03-01T10:05:00Z') }));
+    meter.record(event(user.id, { apiKeyId: keyId, createdAt: new Date('2025-03-01T10:00:00Z'), streamed: true }));
+    await meter.close();
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+    expect(row?.lastUsedAt?.toISOString()).toBe('2025-03-01T10:05:00.000Z');
+  });
+});
+
+describe('usage meter with a failing last-use stamp', () => {
+  it('stamps the key later when the first stamp write failed', async () => {
+    const execute = vi.fn().mockRejectedValueOnce(new Error('connection reset')).mockResolvedValue(undefined);
+    const db = { transaction: async (fn: (tx: unknown) => Promise<void>) => fn({ execute: async () => undefined }), execute };
+    const meter = new UsageMeter({ db: db as unknown as Database, log: silentLog(), flushIntervalMs: 3_600_000 });
+    meter.record(event('u', { apiKeyId: 'key-1', createdAt: new Date('2025-03-01T10:00:00Z') }));
+    await meter.flush(); // the stamp write fails
+    meter.record(event('u', { apiKeyId: 'key-1', createdAt: new Date('2025-03-01T10:00:30Z') }));
+    await meter.close();
+    // Second attempt should carry the key again; it is skipped as "stamped 30 s ago" though nothing was written.
+    expect(execute).toHaveBeenCalledTimes(2);
+  });
+});
