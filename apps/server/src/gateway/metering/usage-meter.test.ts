@@ -123,4 +123,16 @@ describe('usage meter with a failing last-use stamp', () => {
     // Second attempt should carry the key again; it is skipped as "stamped 30 s ago" though nothing was written.
     expect(execute).toHaveBeenCalledTimes(2);
   });
+
+  it('keeps at most maxBuffered events while a flush hangs, dropping the oldest', async () => {
+    const hung = new Promise<never>(() => undefined);
+    const db = { transaction: vi.fn(async () => hung), execute: vi.fn(async () => undefined) } as unknown as Database;
+    const log = silentLog();
+    const meter = new UsageMeter({ db, log, flushIntervalMs: 3_600_000, batchSize: 100, maxBuffered: 1_000 });
+    for (let index = 0; index < 3_000; index += 1) meter.record(event('someone'));
+    // The first 100 are in the hung flush; of the rest, at most 1,000 wait, the newest kept.
+    expect(meter.pending).toBeLessThanOrEqual(1_000);
+    expect(meter.pending).toBeGreaterThan(900);
+    expect(log.error).toHaveBeenCalled();
+  });
 });

@@ -39,6 +39,13 @@ export class UsageMeter {
   }
 
   record(event: UsageEventInput): void {
+    if (this.#buffer.length >= this.#options.maxBuffered) {
+      // A flush is stuck (the database is down): keep the newest events, as a re-queue does,
+      // dropping the oldest a batch at a time so an outage does not cost a shift per request.
+      const excess = Math.min(this.#buffer.length, Math.max(1, this.#options.batchSize));
+      this.#buffer.splice(0, excess);
+      this.#options.log.error({ dropped: excess }, 'usage buffer full; oldest events dropped');
+    }
     this.#buffer.push(event);
     if (event.apiKeyId) {
       // The latest use wins: a long stream recorded after a later short request must not move the stamp back.
