@@ -125,29 +125,34 @@ export class ApiKeyAuthenticator {
 
   forgetKey(keyIdOrHash: string): void {
     this.#generation += 1;
+    // Lookups already running answer the requests that started them, but none that come after.
+    this.#loading.clear();
     if (this.#cache.delete(keyIdOrHash)) return;
     for (const [hash, entry] of this.#cache) if (entry.principal?.keyId === keyIdOrHash) this.#cache.delete(hash);
   }
 
   forgetAccount(userId: string): void {
     this.#generation += 1;
+    this.#loading.clear();
     for (const [hash, entry] of this.#cache) if (entry.principal?.userId === userId) this.#cache.delete(hash);
   }
 
   #load(keyHash: string): Promise<CacheEntry> {
-    let pending = this.#loading.get(keyHash);
-    if (!pending) {
-      const generation = this.#generation;
-      pending = this.#lookup(keyHash)
-        .then((entry) => {
-          if (generation !== this.#generation) return entry;
-          if (this.#cache.size >= 100_000) this.#cache.clear();
-          this.#cache.set(keyHash, entry);
-          return entry;
-        })
-        .finally(() => this.#loading.delete(keyHash));
-      this.#loading.set(keyHash, pending);
-    }
+    const joined = this.#loading.get(keyHash);
+    if (joined) return joined;
+    const generation = this.#generation;
+    const pending: Promise<CacheEntry> = this.#lookup(keyHash)
+      .then((entry) => {
+        if (generation !== this.#generation) return entry;
+        if (this.#cache.size >= 100_000) this.#cache.clear();
+        this.#cache.set(keyHash, entry);
+        return entry;
+      })
+      .finally(() => {
+        // An invalidation may have detached this lookup and a newer one taken its place.
+        if (this.#loading.get(keyHash) === pending) this.#loading.delete(keyHash);
+      });
+    this.#loading.set(keyHash, pending);
     return pending;
   }
 
