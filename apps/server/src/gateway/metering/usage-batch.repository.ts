@@ -19,10 +19,17 @@ interface DailyRow {
 
 const DAY_MS = 86_400_000;
 
+const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
 /** `YYYY-MM-DD` of a UTC day, as a PostgreSQL date reads it (also past year 9999, where toISOString gives `+010000-…`). */
 export function utcDay(date: Date): string {
-  const pad = (value: number, width: number) => String(value).padStart(width, '0');
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
+}
+
+/** A UTC timestamp as PostgreSQL's `timestamptz` reads it, past year 9999 too. */
+function utcTimestamp(date: Date): string {
+  const time = `${pad(date.getUTCHours(), 2)}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}.${pad(date.getUTCMilliseconds(), 3)}`;
+  return `${utcDay(date)} ${time}+00`;
 }
 
 /** The daily rollup of a batch: one row per account, UTC day, environment, provider and model. */
@@ -213,7 +220,7 @@ function eventsJson(events: readonly UsageEventInput[]): string {
       status_code: event.statusCode,
       error_type: event.errorType ?? null,
       streamed: event.streamed ?? false,
-      created_at: event.createdAt.toISOString(),
+      created_at: utcTimestamp(event.createdAt),
     })),
   );
 }
