@@ -1,6 +1,7 @@
 /**
  * Production server build: bundles apps/server (and the shared workspace package) into
- * plain JavaScript at apps/server/dist/server.js, with npm dependencies left external and
+ * plain JavaScript at apps/server/dist/server.js (and the embedded database's worker thread at
+ * pglite-worker.js), with npm dependencies left external and
  * the SQL migrations copied beside it. `npm run start:prod` runs it with no TypeScript
  * tooling at runtime.
  */
@@ -25,8 +26,12 @@ const externalDependencies: Plugin = {
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(root, 'apps/server/src/server.ts')],
-  outfile: path.join(outdir, 'server.js'),
+  // The embedded PGlite's worker thread is a module of its own, loaded beside server.js.
+  entryPoints: {
+    server: path.join(root, 'apps/server/src/server.ts'),
+    'pglite-worker': path.join(root, 'apps/server/src/db/pglite-worker.ts'),
+  },
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -62,7 +62,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const ownsDatabase = !options.database;
   const database =
-    options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR }));
+    options.database ??
+    (await openDatabase({
+      url: env.DATABASE_URL,
+      dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR,
+      thread: env.PGLITE_THREAD,
+    }));
   const clock = options.clock ?? systemClock;
   const redis = createRedis(env);
   const context: AppContext = {

@@ -53,6 +53,8 @@ export const EnvSchema = z.object({
   PORT: Port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** Where the embedded PGlite runs: a worker thread of its own (default) or the main thread. */
+  PGLITE_THREAD: z.enum(['worker', 'main']).default('worker'),
   DATABASE_URL: Url(['postgres', 'postgresql'])
     .optional()
     .or(z.literal('').transform(() => undefined)),

@@ -9,6 +9,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type EmbeddedClient, PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -34,25 +35,45 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; `undefined` keeps the database in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * Where the embedded PGlite runs: `worker` (default), a thread of its own so its work never
+   * blocks the event loop serving requests; `main`, in this thread (PGlite's own client).
+   */
+  thread?: 'worker' | 'main' | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.thread ?? 'worker');
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
-  let client: PGlite;
+/**
+ * The embedded database's own client behind a drizzle database (PGlite's, or the worker thread's
+ * stand-in, which takes the same `exec` with a COPY blob), or undefined on PostgreSQL.
+ */
+export function embeddedClient(db: Database): EmbeddedClient | undefined {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof PGlite || client instanceof PGliteThread ? (client as EmbeddedClient) : undefined;
+}
+
+async function openPglite(dataDir: string | undefined, thread: 'worker' | 'main'): Promise<DatabaseHandle> {
+  let directory: string | undefined;
   if (dataDir) {
-    const directory = path.resolve(dataDir, 'pglite');
+    directory = path.resolve(dataDir, 'pglite');
     mkdirSync(directory, { recursive: true });
-    client = new PGlite(directory);
-  } else {
-    client = new PGlite();
   }
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
-  await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  let client: EmbeddedClient;
+  if (thread === 'worker') {
+    client = await PGliteThread.open(directory);
+  } else {
+    const pglite = directory ? new PGlite(directory) : new PGlite();
+    await pglite.waitReady;
+    client = pglite as unknown as EmbeddedClient;
+  }
+  // drizzle's PGlite driver calls query, transaction and (in migrations) exec: the thread's client has all three.
+  const driverClient = client as unknown as PGlite;
+  const db = drizzlePglite(driverClient, { schema }) as unknown as Database;
+  await migratePglite(drizzlePglite(driverClient), { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db,
     kind: 'pglite',

@@ -1,6 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { type Database, embeddedClient } from '../../db/client.ts';
 import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
 
 interface DailyRow {
@@ -243,17 +242,11 @@ const [UPSERT_DAILY_BEFORE = '', UPSERT_DAILY_AFTER = ''] = UPSERT_DAILY.split('
 /** A SQL string literal (standard_conforming_strings, the default: only quotes are doubled; NUL is already gone). */
 const sqlLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
-/** The embedded database's own client behind a drizzle database, when that is what it is. */
-function embeddedClient(db: Database): PGlite | undefined {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof PGlite ? client : undefined;
-}
-
 /**
  * The gateway's batch writer: the same rows as `recordUsageEvents` (events plus the daily
  * rollup, in one transaction), with no per-value query building on the request-serving thread.
  * On PostgreSQL two statements in a transaction carry the batch as one JSON parameter each,
- * expanded by `json_to_recordset`. On the embedded PGlite, which runs in this thread, the batch
+ * expanded by `json_to_recordset`. On the embedded PGlite, which runs in this process (in its own thread by default), the batch
  * is one simple-protocol message: a binary `COPY` of the events and the rollup upsert (its JSON
  * inlined as a literal), which PostgreSQL runs as one implicit transaction: about 7 µs of CPU per
  * event against 10 µs for CSV `COPY` in an explicit transaction (docs/benchmarks.md).

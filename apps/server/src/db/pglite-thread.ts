@@ -1,0 +1,207 @@
+import { Worker } from 'node:worker_threads';
+import { messages, type QueryOptions, type Results } from '@electric-sql/pglite';
+import type { WorkerAnswer, WorkerCall, WorkerQueryOptions } from './pglite-worker.ts';
+
+/** The worker's module: the TypeScript source in development and tests, the bundle's file in production. */
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+type Call = WorkerCall extends infer C ? (C extends WorkerCall ? Omit<C, 'id'> : never) : never;
+
+/** The part of PGlite's client that drizzle and the usage writer use. */
+export interface EmbeddedClient {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string, options?: QueryOptions): Promise<Results[]>;
+  transaction<T>(callback: (tx: EmbeddedTransaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedTransaction {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string, options?: QueryOptions): Promise<Results[]>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+/** PostgreSQL's error as the worker described it, rebuilt as PGlite's own `DatabaseError` (code, detail, constraint…). */
+function rebuiltError(error: { message: string; name: string; fields: Record<string, unknown> }): Error {
+  const rebuilt = error.name === 'error' ? Object.create(messages.DatabaseError.prototype) : new Error(error.message);
+  Object.assign(rebuilt, error.fields, { message: error.message, name: error.name });
+  Error.captureStackTrace(rebuilt, rebuiltError);
+  return rebuilt as Error;
+}
+
+/**
+ * Options as they cross to the worker: parsers are functions, so the worker returns those types'
+ * values as text and they are parsed here; a blob travels as bytes.
+ */
+async function portableOptions(options: QueryOptions | undefined): Promise<WorkerQueryOptions> {
+  if (options?.serializers) throw new Error('The embedded database thread does not take custom serializers.');
+  return {
+    ...(options?.rowMode ? { rowMode: options.rowMode } : {}),
+    ...(options?.parsers ? { rawTypes: Object.keys(options.parsers).map(Number) } : {}),
+    ...(options?.blob ? { blob: await options.blob.arrayBuffer() } : {}),
+  };
+}
+
+/** A result from the worker with the caller's parsers applied and its blob rebuilt. */
+function localResult<T>(result: Results<T> & { blob?: unknown }, options: QueryOptions | undefined): Results<T> {
+  const blob = result.blob instanceof ArrayBuffer ? new Blob([result.blob]) : undefined;
+  const parsers = options?.parsers;
+  if (parsers && result.rows.length > 0) {
+    const parsed = result.fields
+      .map((field, index) => ({ index, name: field.name, parse: parsers[field.dataTypeID] }))
+      .filter((field) => field.parse);
+    if (parsed.length > 0) {
+      for (const row of result.rows as unknown[]) {
+        for (const field of parsed) {
+          if (Array.isArray(row)) {
+            if (row[field.index] !== null) row[field.index] = field.parse?.(row[field.index]);
+          } else {
+            const record = row as Record<string, unknown>;
+            if (record[field.name] !== null) record[field.name] = field.parse?.(record[field.name] as string);
+          }
+        }
+      }
+    }
+  }
+  return blob ? { ...result, blob } : { ...result, blob: undefined };
+}
+
+/**
+ * The embedded PGlite running in a worker thread (`pglite-worker.ts`), behind the part of
+ * PGlite's client the server uses: queries, multi-statement `exec` (with COPY blobs) and
+ * transactions. The database's WebAssembly work then never blocks the event loop that serves
+ * requests: a metering batch of 500 events, or a heavy dashboard query, runs beside the gateway
+ * instead of stalling it. PGlite's own locks, inside the worker, keep its one connection's
+ * statements and transactions in order as they do in-thread.
+ */
+export class PGliteThread implements EmbeddedClient {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #failure: Error | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (answer: WorkerAnswer) => {
+      const pending = this.#pending.get(answer.id);
+      if (!pending) return;
+      this.#pending.delete(answer.id);
+      if ('error' in answer) pending.reject(rebuiltError(answer.error));
+      else if ('result' in answer) pending.resolve(answer.result);
+    });
+    const stop = (error: Error) => {
+      this.#failure ??= error;
+      for (const pending of this.#pending.values()) pending.reject(this.#failure);
+      this.#pending.clear();
+    };
+    worker.on('error', (error) => stop(new Error(`The embedded database thread failed: ${error.message}`)));
+    worker.on('exit', (code) => stop(new Error(`The embedded database thread stopped (exit code ${code}).`)));
+  }
+
+  /** Starts the worker and waits for its database; `dataDir` undefined keeps the database in memory. */
+  static async open(dataDir: string | undefined): Promise<PGliteThread> {
+    const worker = new Worker(WORKER_URL, { workerData: { dataDir } });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (answer: WorkerAnswer) => {
+        if ('ready' in answer) resolve();
+        else if ('failed' in answer) reject(new Error(`The embedded database did not start: ${answer.failed}`));
+        else return;
+        cleanup();
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`The embedded database thread stopped while starting (exit code ${code}).`));
+      };
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    }).catch(async (error: unknown) => {
+      await worker.terminate();
+      throw error;
+    });
+    return new PGliteThread(worker);
+  }
+
+  #call<T>(call: Call, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#closing && call.method !== 'close') return Promise.reject(new Error('The embedded database is closed.'));
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...call, id }, transfer);
+    });
+  }
+
+  async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+    const portable = await portableOptions(options);
+    const result = await this.#call<Results<T>>(
+      { method: 'query', sql, params, options: portable, ...(tx === undefined ? {} : { tx }) },
+      portable.blob ? [portable.blob] : [],
+    );
+    return localResult(result, options);
+  }
+
+  async exec(sql: string, options?: QueryOptions, tx?: number): Promise<Results[]> {
+    const portable = await portableOptions(options);
+    const results = await this.#call<Results[]>(
+      { method: 'exec', sql, options: portable, ...(tx === undefined ? {} : { tx }) },
+      portable.blob ? [portable.blob] : [],
+    );
+    return results.map((result) => localResult(result, options));
+  }
+
+  /**
+   * A transaction as PGlite runs it: BEGIN, the callback's statements, then COMMIT, or ROLLBACK
+   * when the callback throws or calls `rollback()`. Other statements wait for it in the worker.
+   */
+  async transaction<T>(callback: (tx: EmbeddedTransaction) => Promise<T>): Promise<T> {
+    const id = await this.#call<number>({ method: 'begin' });
+    let closed = false;
+    const end = async (outcome: 'commit' | 'rollback') => {
+      if (closed) return;
+      closed = true;
+      await this.#call({ method: outcome, tx: id });
+    };
+    const tx: EmbeddedTransaction = {
+      query: (sql, params, options) => (closed ? Promise.reject(new Error('Transaction is closed')) : this.query(sql, params, options, id)),
+      exec: (sql, options) => (closed ? Promise.reject(new Error('Transaction is closed')) : this.exec(sql, options, id)),
+      rollback: () => end('rollback'),
+      get closed() {
+        return closed;
+      },
+    };
+    let result: T;
+    try {
+      result = await callback(tx);
+    } catch (error) {
+      await end('rollback').catch(() => undefined);
+      throw error;
+    }
+    await end('commit');
+    return result;
+  }
+
+  /** Closes the database (PGlite writes out its files) and stops the thread. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        if (!this.#failure) await this.#call({ method: 'close' });
+      } finally {
+        await this.#worker.terminate();
+      }
+    })();
+    return this.#closing;
+  }
+}
