@@ -21,6 +21,8 @@ const env = parseEnv({
   UPSTREAM_ALLOW_LOCAL: 'true',
   LOG_LEVEL: 'warn',
   DATA_DIR: dataDir,
+  // `auto` (the default): pinned to one core by the benchmark, PGlite runs in the request thread.
+  PGLITE_THREAD: process.env.PGLITE_THREAD ?? 'auto',
   DEMO_ACCOUNT: 'off',
   OPENAI_BASE_URL: `${upstream}/v1`,
   OPENAI_API_KEY: 'sk-benchHostedKey000000000000000000',

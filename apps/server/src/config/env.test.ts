@@ -9,6 +9,7 @@ describe('parseEnv', () => {
     expect(env.DATA_DIR).toBe('./.data');
     expect(env.SITE_MODE).toBe('home');
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.PGLITE_THREAD).toBe('auto');
   });
 
   it('names the variable when a value is wrong', () => {
@@ -16,6 +17,7 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ PORT: 'abc' })).toThrowError(/PORT/);
     expect(() => parseEnv({ SITE_MODE: 'blog' })).toThrowError(/SITE_MODE/);
     expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrowError(/DATABASE_URL/);
+    expect(() => parseEnv({ PGLITE_THREAD: 'both' })).toThrowError(/PGLITE_THREAD/);
   });
 
   it('never echoes secret values in its messages', () => {

@@ -53,8 +53,8 @@ export const EnvSchema = z.object({
   PORT: Port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
-  /** Where the embedded PGlite runs: a worker thread of its own (default) or the main thread. */
-  PGLITE_THREAD: z.enum(['worker', 'main']).default('worker'),
+  /** Where the embedded PGlite runs: a worker thread of its own, the main thread, or `auto` (worker with more than one CPU). */
+  PGLITE_THREAD: z.enum(['auto', 'worker', 'main']).default('auto'),
   DATABASE_URL: Url(['postgres', 'postgresql'])
     .optional()
     .or(z.literal('').transform(() => undefined)),

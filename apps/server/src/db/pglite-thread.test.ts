@@ -4,7 +4,7 @@ import path from 'node:path';
 import { messages, PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, embeddedClient, openDatabase } from './client.ts';
+import { type DatabaseHandle, embeddedClient, openDatabase, pgliteThread } from './client.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import { users } from './schema/index.ts';
 
@@ -143,6 +143,15 @@ describe('PGliteThread: the embedded database in a worker thread', () => {
     const other = await PGliteThread.open(undefined);
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow(/closed|stopped/);
+  });
+});
+
+describe('PGLITE_THREAD', () => {
+  it('auto runs the worker only when the process may use more than one CPU; worker and main are taken as given', () => {
+    expect(pgliteThread('auto', 1)).toBe('main');
+    expect(pgliteThread('auto', 2)).toBe('worker');
+    expect(pgliteThread('worker', 1)).toBe('worker');
+    expect(pgliteThread('main', 8)).toBe('main');
   });
 });
 
