@@ -2,29 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { usageEvent } from '../../../test/usage-events.ts';
 import { usageDaily, usageEvents } from '../../db/schema/index.ts';
 import { recordUsageEvents, type UsageEventInput } from '../../modules/usage/usage.writer.ts';
 import { deleteUsers } from '../../modules/users/users.repository.ts';
 import { users } from '../../db/schema/index.ts';
 import { writeUsageBatch } from './usage-batch.repository.ts';
 
-const event = (userId: string, overrides: Partial<UsageEventInput>): UsageEventInput => ({
-  requestId: randomUUID(),
-  userId,
-  apiKeyId: 'key-1',
-  environment: 'live',
-  provider: 'openai',
-  model: 'gpt-4o',
-  promptTokens: 10,
-  completionTokens: 5,
-  costMicros: 75,
-  latencyMs: 120,
-  statusCode: 200,
-  errorType: null,
-  streamed: false,
-  createdAt: new Date('2025-03-01T10:00:00Z'),
-  ...overrides,
-});
+const event = (userId: string, overrides: Partial<UsageEventInput>): UsageEventInput =>
+  usageEvent(userId, { apiKeyId: 'key-1', ...overrides });
 
 const batch = (userId: string): UsageEventInput[] => [
   event(userId, {}),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, embeddedClient } from '../../db/client.ts';
+import { hasLoneSurrogate, wellFormed } from '../../lib/text.ts';
 import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
 
 interface DailyRow {
@@ -74,19 +75,10 @@ export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
 const EVENT_COLUMNS =
   'request_id, user_id, api_key_id, environment, provider, model, prompt_tokens, completion_tokens, cost_micros, latency_ms, status_code, error_type, streamed, created_at';
 
-/** Half of a UTF-16 surrogate pair, e.g. a name cut in the middle of an emoji. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** The text with every lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, ES2024). */
-export function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD');
-}
-
 /** NUL or a lone surrogate: text PostgreSQL cannot take (its JSON parser refuses a lone `\ud83d`). */
 const unstorable = (text: string | null | undefined): boolean => {
   if (text == null) return false;
-  LONE_SURROGATE.lastIndex = 0;
-  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+  return text.includes('\u0000') || hasLoneSurrogate(text);
 };
 const storable = (text: string): string => wellFormed(text.replaceAll('\u0000', '\uFFFD'));
 

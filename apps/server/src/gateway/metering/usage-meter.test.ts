@@ -2,29 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { usageEvent } from '../../../test/usage-events.ts';
 import type { Database } from '../../db/client.ts';
 import { apiKeys, usageEvents } from '../../db/schema/index.ts';
 import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
 import { writeUsageBatch } from './usage-batch.repository.ts';
 import { UsageMeter } from './usage-meter.ts';
 
-const event = (userId: string, overrides: Partial<UsageEventInput> = {}): UsageEventInput => ({
-  requestId: randomUUID(),
-  userId,
-  apiKeyId: null,
-  environment: 'live',
-  provider: 'openai',
-  model: 'gpt-4o',
-  promptTokens: 10,
-  completionTokens: 5,
-  costMicros: 75,
-  latencyMs: 120,
-  statusCode: 200,
-  errorType: null,
-  streamed: false,
-  createdAt: new Date('2025-03-01T10:00:00Z'),
-  ...overrides,
-});
+const event = usageEvent;
 
 const silentLog = () => {
   const log = { warn: vi.fn(), error: vi.fn(), info: vi.fn(), debug: vi.fn(), trace: vi.fn(), fatal: vi.fn() };

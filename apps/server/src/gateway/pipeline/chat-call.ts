@@ -19,7 +19,7 @@ import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTok
 import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, startEventStream } from './responses.ts';
 import { completeOnce, type Exchange } from './upstream-json.ts';
 import { openStream, pumpStream } from './upstream-stream.ts';
-import { wellFormed } from '../metering/usage-batch.repository.ts';
+import { wellFormed } from '../../lib/text.ts';
 
 /**
  * One `POST /v1/chat/completions`: validate, route, admit against the plan's limits, serve
