@@ -5,7 +5,6 @@ import { createTestApp, createUserWithSession, type TestApp } from '../../../tes
 import { usageEvent } from '../../../test/usage-events.ts';
 import type { Database } from '../../db/client.ts';
 import { apiKeys, usageEvents } from '../../db/schema/index.ts';
-import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
 import { writeUsageBatch } from './usage-batch.repository.ts';
 import { UsageMeter } from './usage-meter.ts';
 
