@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type QueryOptions, type Results } from '@electric-sql/pglite';
-import type { WorkerAnswer, WorkerCall, WorkerQueryOptions } from './pglite-worker.ts';
+import type { WorkerAnswer, WorkerCall, WorkerNotice, WorkerQueryOptions } from './pglite-worker.ts';
 
 /** The worker's module: the TypeScript source in development and tests, the bundle's file in production. */
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
-type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; onNotice?: QueryOptions['onNotice'] };
 type Call = WorkerCall extends infer C ? (C extends WorkerCall ? Omit<C, 'id'> : never) : never;
 
 /** The part of PGlite's client that drizzle and the usage writer use. */
@@ -31,41 +31,59 @@ function rebuiltError(error: { message: string; name: string; fields: Record<str
   return rebuilt as Error;
 }
 
+/** A notice from the worker, rebuilt as PGlite's own `NoticeMessage`. */
+function rebuiltNotice(notice: WorkerNotice): messages.NoticeMessage {
+  return Object.assign(Object.create(messages.NoticeMessage.prototype) as messages.NoticeMessage, notice);
+}
+
 /**
  * Options as they cross to the worker: parsers are functions, so the worker returns those types'
- * values as text and they are parsed here; a blob travels as bytes.
+ * values as text and they are parsed here; a blob crosses as it is; notices come back with the
+ * answer. Synchronous, so that a call is posted when it is made and the worker runs calls in the
+ * order they were made, as PGlite's locks do in-thread.
  */
-async function portableOptions(options: QueryOptions | undefined): Promise<WorkerQueryOptions> {
+function portableOptions(options: QueryOptions | undefined): WorkerQueryOptions {
   if (options?.serializers) throw new Error('The embedded database thread does not take custom serializers.');
   return {
     ...(options?.rowMode ? { rowMode: options.rowMode } : {}),
     ...(options?.parsers ? { rawTypes: Object.keys(options.parsers).map(Number) } : {}),
-    ...(options?.blob ? { blob: await options.blob.arrayBuffer() } : {}),
+    ...(options?.paramTypes ? { paramTypes: options.paramTypes } : {}),
+    ...(options?.blob ? { blob: options.blob } : {}),
+    ...(options?.onNotice ? { notices: true } : {}),
   };
 }
 
 /** A result from the worker with the caller's parsers applied and its blob rebuilt. */
 function localResult<T>(result: Results<T> & { blob?: unknown }, options: QueryOptions | undefined): Results<T> {
-  const blob = result.blob instanceof ArrayBuffer ? new Blob([result.blob]) : undefined;
   const parsers = options?.parsers;
   if (parsers && result.rows.length > 0) {
+    // In object rows a name's value is its last column's (PGlite builds rows with Object.fromEntries).
+    const lastOfName = new Map(result.fields.map((field, index) => [field.name, index]));
+    // PGlite's parseType calls a parser with the value and its type OID (its declared type shows only the value).
     const parsed = result.fields
-      .map((field, index) => ({ index, name: field.name, parse: parsers[field.dataTypeID] }))
+      .map((field, index) => ({
+        index,
+        name: field.name,
+        type: field.dataTypeID,
+        parse: parsers[field.dataTypeID] as ((value: string, typeId: number) => unknown) | undefined,
+      }))
       .filter((field) => field.parse);
     if (parsed.length > 0) {
       for (const row of result.rows as unknown[]) {
-        for (const field of parsed) {
+        for (const { index, name, type, parse } of parsed) {
+          if (!parse) continue;
           if (Array.isArray(row)) {
-            if (row[field.index] !== null) row[field.index] = field.parse?.(row[field.index]);
-          } else {
+            if (row[index] !== null) row[index] = parse(row[index] as string, type);
+          } else if (lastOfName.get(name) === index) {
             const record = row as Record<string, unknown>;
-            if (record[field.name] !== null) record[field.name] = field.parse?.(record[field.name] as string);
+            if (record[name] !== null) record[name] = parse(record[name] as string, type);
           }
         }
       }
     }
   }
-  return blob ? { ...result, blob } : { ...result, blob: undefined };
+  if (!(result.blob instanceof ArrayBuffer)) return result;
+  return { ...result, blob: new Blob([result.blob]) };
 }
 
 /**
@@ -89,6 +107,12 @@ export class PGliteThread implements EmbeddedClient {
       const pending = this.#pending.get(answer.id);
       if (!pending) return;
       this.#pending.delete(answer.id);
+      try {
+        if ('notices' in answer) for (const notice of answer.notices ?? []) pending.onNotice?.(rebuiltNotice(notice));
+      } catch (error) {
+        pending.reject(error as Error);
+        return;
+      }
       if ('error' in answer) pending.reject(rebuiltError(answer.error));
       else if ('result' in answer) pending.resolve(answer.result);
     });
@@ -134,30 +158,42 @@ export class PGliteThread implements EmbeddedClient {
     return new PGliteThread(worker);
   }
 
-  #call<T>(call: Call, transfer: ArrayBuffer[] = []): Promise<T> {
+  /**
+   * Posts a call at once (the worker answers in the order calls were made). While closing, only
+   * an open transaction's calls go on: PGlite's close waits for that transaction to end.
+   */
+  #call<T>(call: Call, onNotice?: QueryOptions['onNotice']): Promise<T> {
     if (this.#failure) return Promise.reject(this.#failure);
-    if (this.#closing && call.method !== 'close') return Promise.reject(new Error('The embedded database is closed.'));
+    if (this.#closing && call.method !== 'close' && !('tx' in call && call.tx !== undefined)) {
+      return Promise.reject(new Error('The embedded database is closed.'));
+    }
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ ...call, id }, transfer);
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, ...(onNotice ? { onNotice } : {}) });
+      try {
+        this.#worker.postMessage({ ...call, id });
+      } catch (error) {
+        // A value that cannot cross (a parameter with a function): the call never left.
+        this.#pending.delete(id);
+        reject(error as Error);
+      }
     });
   }
 
   async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions, tx?: number): Promise<Results<T>> {
-    const portable = await portableOptions(options);
+    const portable = portableOptions(options);
     const result = await this.#call<Results<T>>(
       { method: 'query', sql, params, options: portable, ...(tx === undefined ? {} : { tx }) },
-      portable.blob ? [portable.blob] : [],
+      options?.onNotice,
     );
     return localResult(result, options);
   }
 
   async exec(sql: string, options?: QueryOptions, tx?: number): Promise<Results[]> {
-    const portable = await portableOptions(options);
+    const portable = portableOptions(options);
     const results = await this.#call<Results[]>(
       { method: 'exec', sql, options: portable, ...(tx === undefined ? {} : { tx }) },
-      portable.blob ? [portable.blob] : [],
+      options?.onNotice,
     );
     return results.map((result) => localResult(result, options));
   }

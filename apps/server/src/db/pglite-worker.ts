@@ -8,14 +8,21 @@
  * production), so this file imports nothing but PGlite and Node.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { type messages, PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 
 export interface WorkerQueryOptions {
   rowMode?: 'array' | 'object';
   /** Type OIDs whose values are returned as PostgreSQL's text: the caller parses them. */
   rawTypes?: number[];
-  blob?: ArrayBuffer;
+  paramTypes?: number[];
+  /** A COPY FROM blob: Node's Blob crosses as it is, so the call is posted at once, in the caller's order. */
+  blob?: Blob;
+  /** The caller listens for notices: they come back with the answer. */
+  notices?: boolean;
 }
+
+/** A notice as it crosses: PostgreSQL's fields. */
+export type WorkerNotice = Record<string, unknown>;
 
 export type WorkerCall =
   | { id: number; method: 'query'; sql: string; params: unknown[]; options: WorkerQueryOptions; tx?: number }
@@ -25,8 +32,8 @@ export type WorkerCall =
   | { id: number; method: 'close' };
 
 export type WorkerAnswer =
-  | { id: number; result: unknown }
-  | { id: number; error: { message: string; name: string; fields: Record<string, unknown> } }
+  | { id: number; result: unknown; notices?: WorkerNotice[] }
+  | { id: number; error: { message: string; name: string; fields: Record<string, unknown> }; notices?: WorkerNotice[] }
   | { id: 0; ready: true }
   | { id: 0; failed: string };
 
@@ -41,13 +48,15 @@ class RollbackRequested extends Error {}
 
 const keepText = (value: string) => value;
 
-function pgliteOptions(options: WorkerQueryOptions): QueryOptions {
+function pgliteOptions(options: WorkerQueryOptions, notices: WorkerNotice[] | undefined): QueryOptions {
   const parsers: Record<number, (value: string) => string> = {};
   for (const oid of options.rawTypes ?? []) parsers[oid] = keepText;
   return {
     ...(options.rowMode ? { rowMode: options.rowMode } : {}),
     ...(options.rawTypes ? { parsers } : {}),
-    ...(options.blob ? { blob: new Blob([options.blob]) } : {}),
+    ...(options.paramTypes ? { paramTypes: options.paramTypes } : {}),
+    ...(options.blob ? { blob: options.blob } : {}),
+    ...(notices ? { onNotice: (notice: messages.NoticeMessage) => notices.push({ ...notice }) } : {}),
   };
 }
 
@@ -114,12 +123,12 @@ async function serve(port: NonNullable<typeof parentPort>, dataDir: string | und
     await open.done;
   };
 
-  const answer = async (call: WorkerCall): Promise<unknown> => {
+  const answer = async (call: WorkerCall, notices: WorkerNotice[] | undefined): Promise<unknown> => {
     switch (call.method) {
       case 'query':
-        return portable(await target(call.tx).query(call.sql, call.params, pgliteOptions(call.options)));
+        return portable(await target(call.tx).query(call.sql, call.params, pgliteOptions(call.options, notices)));
       case 'exec':
-        return Promise.all((await target(call.tx).exec(call.sql, pgliteOptions(call.options))).map(portable));
+        return Promise.all((await target(call.tx).exec(call.sql, pgliteOptions(call.options, notices))).map(portable));
       case 'begin':
         return begin();
       case 'commit':
@@ -132,13 +141,15 @@ async function serve(port: NonNullable<typeof parentPort>, dataDir: string | und
   };
 
   port.on('message', (call: WorkerCall) => {
-    answer(call).then(
+    const notices = 'options' in call && call.options.notices ? [] : undefined;
+    const heard = notices ? { notices } : {};
+    answer(call, notices).then(
       (result) => {
         const transfer =
           result && typeof result === 'object' && 'blob' in result && result.blob instanceof ArrayBuffer ? [result.blob] : [];
-        port.postMessage({ id: call.id, result } satisfies WorkerAnswer, transfer);
+        port.postMessage({ id: call.id, result, ...heard } satisfies WorkerAnswer, transfer);
       },
-      (error: unknown) => port.postMessage({ id: call.id, error: portableError(error) } satisfies WorkerAnswer),
+      (error: unknown) => port.postMessage({ id: call.id, error: portableError(error), ...heard } satisfies WorkerAnswer),
     );
   });
   port.postMessage({ id: 0, ready: true } satisfies WorkerAnswer);
