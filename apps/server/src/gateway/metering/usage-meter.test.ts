@@ -10,6 +10,23 @@ import { UsageMeter } from './usage-meter.ts';
 
 const event = usageEvent;
 
+/**
+ * A stand-in for drizzle's `transaction` on PostgreSQL that hands each written batch's events to
+ * `onBatch` (the insert carries them as its one JSON string parameter).
+ */
+const recordingTransaction =
+  (onBatch: (rows: { request_id: string }[]) => void) =>
+  async (callback: (tx: { execute(query: unknown): Promise<void> }) => Promise<void>) => {
+    let first = true;
+    await callback({
+      execute: async (query: unknown) => {
+        if (first)
+          onBatch(JSON.parse(String((query as { queryChunks: unknown[] }).queryChunks.find((chunk) => typeof chunk === 'string'))));
+        first = false;
+      },
+    });
+  };
+
 const silentLog = () => {
   const log = { warn: vi.fn(), error: vi.fn(), info: vi.fn(), debug: vi.fn(), trace: vi.fn(), fatal: vi.fn() };
   return log as unknown as import('fastify').FastifyBaseLogger & typeof log;
@@ -118,5 +135,36 @@ describe('usage meter with a failing last-use stamp', () => {
     expect(meter.pending).toBeLessThanOrEqual(1_000);
     expect(meter.pending).toBeGreaterThan(900);
     expect(log.error).toHaveBeenCalled();
+  });
+
+  it('writes a backlog in batches of batchSize, not as one statement', async () => {
+    const sizes: number[] = [];
+    const transaction = vi.fn(recordingTransaction((rows) => sizes.push(rows.length)));
+    const db = { transaction, execute: vi.fn(async () => undefined) } as unknown as Database;
+    const meter = new UsageMeter({ db, log: silentLog(), flushIntervalMs: 3_600_000, batchSize: 3 });
+    // The third event starts a flush of three; the seven after it wait for the next flush.
+    for (let index = 0; index < 10; index += 1) meter.record(event('someone'));
+    await meter.flush();
+    expect(sizes).toEqual([3, 3, 3, 1]);
+    expect(meter.pending).toBe(0);
+    await meter.close();
+  });
+
+  it('keeps a batch and the rest for the next flush when nothing of it can be written (database down)', async () => {
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const transaction = vi.fn(async () => Promise.reject(down));
+    const db = { transaction, execute: vi.fn(async () => undefined) } as unknown as Database;
+    const meter = new UsageMeter({ db, log: silentLog(), flushIntervalMs: 3_600_000, batchSize: 3 });
+    const events = Array.from({ length: 10 }, () => event('someone'));
+    for (const item of events) meter.record(item);
+    await meter.flush();
+    // Each flush tries one batch, then its events one by one, and stops: 2 × (1 + 3) attempts, not every event.
+    expect(transaction).toHaveBeenCalledTimes(8);
+    expect(meter.pending).toBe(10);
+    // Nothing lost or reordered: once the database answers, all ten are written in order.
+    const written: string[] = [];
+    transaction.mockImplementation(recordingTransaction((rows) => written.push(...rows.map((row) => row.request_id))) as never);
+    await meter.close();
+    expect(written).toEqual(events.map((item) => item.requestId));
   });
 });

@@ -19,9 +19,10 @@ const LAST_USE_RESOLUTION_MS = 60_000;
 
 /**
  * Usage metering off the hot path: `record` only appends to a buffer; a timer (or a full
- * batch, or closing the app) writes the batch (the rows `recordUsageEvents` writes) and stamps the keys'
- * last use. One flush runs at a time; a failed batch is retried event by event so one bad
- * row (an account deleted meanwhile) cannot block the others.
+ * batch, or closing the app) writes what is buffered in batches of `batchSize` (the rows
+ * `recordUsageEvents` writes) and stamps the keys' last use. One flush runs at a time; a failed
+ * batch is retried event by event so one bad row (an account deleted meanwhile) cannot block the
+ * others, and a batch of which nothing could be written keeps itself and the rest for later.
  */
 export class UsageMeter {
   readonly #options: Required<UsageMeterOptions>;
@@ -75,29 +76,23 @@ export class UsageMeter {
   }
 
   async #write(): Promise<void> {
-    const batch = this.#buffer;
+    const pending = this.#buffer;
     const lastUse = this.#lastUse;
     this.#buffer = [];
     this.#lastUse = new Map();
-    const { db, log } = this.#options;
-    try {
-      await writeUsageBatch(db, batch);
-    } catch (error) {
-      log.warn({ err: error, events: batch.length }, 'usage batch failed; retrying event by event');
-      const failed: UsageEventInput[] = [];
-      for (const event of batch) {
-        try {
-          await writeUsageBatch(db, [event]);
-        } catch (eventError) {
-          // The account no longer exists, or the event holds data PostgreSQL refuses (class 22):
-          // neither can ever be written, so retrying would only repeat the failure every flush.
-          if (isUnwritable(eventError)) {
-            if (!isForeignKeyViolation(eventError))
-              log.error({ err: eventError, requestId: event.requestId }, 'usage event dropped: invalid data');
-            continue;
-          }
-          failed.push(event);
-        }
+    const { db, log, batchSize } = this.#options;
+    // In batches of batchSize, so the first flush after an outage (up to maxBuffered events) is
+    // not one huge statement, with a turn of the event loop between them.
+    const size = Math.max(1, batchSize);
+    for (let start = 0; start < pending.length; start += size) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const batch = pending.slice(start, start + size);
+      const failed = await this.#writeBatch(batch);
+      if (failed.length === batch.length) {
+        // Not one event of this batch could be written (the database is unreachable): keep it and
+        // the rest for the next flush instead of trying them event by event now.
+        this.#requeue([...failed, ...pending.slice(start + size)]);
+        break;
       }
       if (failed.length > 0) this.#requeue(failed);
     }
@@ -115,6 +110,36 @@ export class UsageMeter {
       // Stamped on a later flush: put the uses back unless a newer one arrived meanwhile.
       for (const { keyId, at } of due) if (at.getTime() > (this.#lastUse.get(keyId) ?? 0)) this.#lastUse.set(keyId, at.getTime());
     }
+  }
+
+  /**
+   * One batch; a failed batch is retried event by event so one bad row (an account deleted
+   * meanwhile) cannot block the others. Returns the events to try again later.
+   */
+  async #writeBatch(batch: UsageEventInput[]): Promise<UsageEventInput[]> {
+    const { db, log } = this.#options;
+    try {
+      await writeUsageBatch(db, batch);
+      return [];
+    } catch (error) {
+      log.warn({ err: error, events: batch.length }, 'usage batch failed; retrying event by event');
+    }
+    const failed: UsageEventInput[] = [];
+    for (const event of batch) {
+      try {
+        await writeUsageBatch(db, [event]);
+      } catch (eventError) {
+        // The account no longer exists, or the event holds data PostgreSQL refuses (class 22):
+        // neither can ever be written, so retrying would only repeat the failure every flush.
+        if (isUnwritable(eventError)) {
+          if (!isForeignKeyViolation(eventError))
+            log.error({ err: eventError, requestId: event.requestId }, 'usage event dropped: invalid data');
+          continue;
+        }
+        failed.push(event);
+      }
+    }
+    return failed;
   }
 
   #requeue(events: UsageEventInput[]): void {
