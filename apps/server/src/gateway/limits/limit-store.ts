@@ -45,8 +45,14 @@ export interface LimitStore {
 }
 
 export const WINDOW_MS = 60_000;
-/** A reservation that is never settled (crash) stops counting after this long. */
+/**
+ * A reservation that is not settled stops holding tokens after this long (a crash, or a stream
+ * still running). Its settlement still counts the tokens used when it comes later, within
+ * LATE_SETTLE_MS of the expiry: a 16-minute stream is billed against the quota like any other.
+ */
 export const RESERVATION_TTL_MS = 15 * 60_000;
+/** How long after its expiry a reservation can still be settled (counted once). */
+export const LATE_SETTLE_MS = 24 * 60 * 60_000;
 
 /** A token count as the stores keep it: a whole number of at least 0 (NaN and ±Infinity are 0). */
 export function tokenCount(value: number): number {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AdmitRequest,
   type AdmitResult,
+  LATE_SETTLE_MS,
   type LimitStore,
   RESERVATION_TTL_MS,
   type Reservation,
@@ -20,10 +21,11 @@ interface QuotaEntry {
   used: number;
   reserved: number;
   /**
-   * Reservations in flight by id: each is released once, by its own settlement, or when it
-   * expires (a request that never settles), as the Redis store's do.
+   * Reservations in flight by id: each stops holding tokens once, at its own settlement or when
+   * it expires (`released`), as the Redis store's do. An expired one is kept for LATE_SETTLE_MS
+   * so that its settlement, if it comes, still counts the tokens used (once).
    */
-  holds: Map<string, { granted: number; expiresAt: number }>;
+  holds: Map<string, { granted: number; expiresAt: number; released: boolean }>;
 }
 
 /**
@@ -48,9 +50,11 @@ export class MemoryLimitStore implements LimitStore {
   #admit(request: AdmitRequest, quotaEntry: QuotaEntry | undefined): AdmitResult {
     const window = windowStart(request.now);
     let rate = this.#rates.get(request.accountId);
-    // Windows only move forward: a request admitted late (after a slow first load of the month)
-    // counts in the account's current window rather than resetting it to an older one.
-    if (!rate || window > rate.window) {
+    // A request admitted late (after a slow first load of the month) counts in the account's
+    // current window rather than resetting it to the one before. A clock stepped further back
+    // starts a new window: keeping the newer one would hold the account to one window's requests
+    // until the clock caught up.
+    if (!rate || window > rate.window || window < rate.window - WINDOW_MS) {
       if (this.#rates.size > 50_000) this.#sweep(window);
       rate = { window, count: 0 };
       this.#rates.set(request.accountId, rate);
@@ -69,21 +73,24 @@ export class MemoryLimitStore implements LimitStore {
       const granted = Math.min(tokenCount(request.quota.desired), remaining);
       const id = randomUUID();
       quotaEntry.reserved += granted;
-      quotaEntry.holds.set(id, { granted, expiresAt: request.now + RESERVATION_TTL_MS });
+      quotaEntry.holds.set(id, { granted, expiresAt: request.now + RESERVATION_TTL_MS, released: false });
       reservation = { id, accountId: request.accountId, month: request.quota.month, granted };
     }
     rate.count += 1;
     return { ok: true, reservation };
   }
 
-  /** Releases the hold and counts the tokens, once: a second settlement of the same reservation does nothing. */
+  /**
+   * Releases the hold (unless it expired) and counts the tokens, once: a second settlement of the
+   * same reservation does nothing.
+   */
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     const entry = this.#quotas.get(reservation.accountId);
     if (!entry || entry.month !== reservation.month) return;
     const held = entry.holds.get(reservation.id);
     if (held === undefined) return;
     entry.holds.delete(reservation.id);
-    entry.reserved = Math.max(0, entry.reserved - held.granted);
+    if (!held.released) entry.reserved = Math.max(0, entry.reserved - held.granted);
     entry.used += tokenCount(usedTokens);
   }
 
@@ -115,7 +122,10 @@ export class MemoryLimitStore implements LimitStore {
 function expireHolds(entry: QuotaEntry, now: number): void {
   for (const [id, hold] of entry.holds) {
     if (hold.expiresAt > now) continue;
-    entry.holds.delete(id);
-    entry.reserved = Math.max(0, entry.reserved - hold.granted);
+    if (!hold.released) {
+      hold.released = true;
+      entry.reserved = Math.max(0, entry.reserved - hold.granted);
+    }
+    if (hold.expiresAt + LATE_SETTLE_MS <= now) entry.holds.delete(id);
   }
 }

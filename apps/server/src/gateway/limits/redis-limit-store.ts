@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import {
   type AdmitRequest,
   type AdmitResult,
+  LATE_SETTLE_MS,
   type LimitStore,
   RESERVATION_TTL_MS,
   type Reservation,
@@ -13,11 +14,14 @@ import {
 
 /**
  * Admission in one round trip. KEYS: rate counter, month's used tokens, in-flight reservations
- * (a sorted set of `id:tokens` scored by expiry). ARGV: rpm, ms left in the minute's window,
- * quota (-1: none), minimum, desired, now, member id, reservation expiry, used tokens from the
- * database (-1: unknown), counters' ttl ms (all whole numbers). Returns {0, ms to wait} when
+ * (a sorted set of `id:tokens` scored by expiry), expired reservations not yet settled (scored
+ * by expiry). ARGV: rpm, ms left in the minute's window, quota (-1: none), minimum, desired, now,
+ * member id, reservation expiry, used tokens from the database (-1: unknown), counters' ttl ms,
+ * oldest expiry still settleable (all whole numbers). Returns {0, ms to wait} when
  * rate-limited, {1, used, reserved} over quota, {2} when the month's usage must be loaded
- * first, {3, granted} when admitted. Times come from the caller's clock, not Redis's.
+ * first, {3, granted} when admitted. Times come from the caller's clock, not Redis's. The rate
+ * counter lives a whole window and a second from its first request, whatever the instance's
+ * clock said, so an instance whose clock lags cannot recreate it near the window's end.
  */
 const ADMIT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -32,7 +36,13 @@ if quota >= 0 then
     used = ARGV[9]
   end
   used = tonumber(used)
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
+  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[6], 'WITHSCORES')
+  if #expired > 0 then
+    for index = 1, #expired, 2 do redis.call('ZADD', KEYS[4], expired[index + 1], expired[index]) end
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
+    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[11])
+    redis.call('PEXPIRE', KEYS[4], ARGV[10])
+  end
   local reserved = 0
   for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
     reserved = reserved + tonumber(string.match(member, ':(%d+)$'))
@@ -43,16 +53,17 @@ if quota >= 0 then
   redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7] .. ':' .. string.format('%d', granted))
   redis.call('PEXPIRE', KEYS[3], ARGV[10])
 end
-if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000) end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 1_000}) end
 return {3, granted}
 `;
 
 /**
- * KEYS: used tokens, reservations. ARGV: member, tokens used. The tokens count only when the
- * reservation was still held, so settling one twice changes nothing.
+ * KEYS: used tokens, reservations, expired reservations. ARGV: member, tokens used. The tokens
+ * count only when the reservation was still held or had expired unsettled, so settling one twice
+ * changes nothing while a stream that outlived its reservation is still counted.
  */
 const SETTLE = `
-if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 and redis.call('EXISTS', KEYS[1]) == 1 then
+if (redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or redis.call('ZREM', KEYS[3], ARGV[1]) == 1) and redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('INCRBY', KEYS[1], ARGV[2])
 end
 return 1
@@ -73,16 +84,16 @@ export class RedisLimitStore implements LimitStore {
 
   constructor(redis: Redis, prefix: string) {
     if (!('conductorAdmit' in redis)) {
-      redis.defineCommand('conductorAdmit', { numberOfKeys: 3, lua: ADMIT });
-      redis.defineCommand('conductorSettle', { numberOfKeys: 2, lua: SETTLE });
+      redis.defineCommand('conductorAdmit', { numberOfKeys: 4, lua: ADMIT });
+      redis.defineCommand('conductorSettle', { numberOfKeys: 3, lua: SETTLE });
     }
     this.#redis = redis as ScriptedRedis;
     this.#prefix = prefix;
   }
 
-  #keys(accountId: string, month: string, window: number): [string, string, string] {
+  #keys(accountId: string, month: string, window: number): [string, string, string, string] {
     const base = `${this.#prefix}limits:{${accountId}}`;
-    return [`${base}:rpm:${window}`, `${base}:used:${month}`, `${base}:inflight:${month}`];
+    return [`${base}:rpm:${window}`, `${base}:used:${month}`, `${base}:inflight:${month}`, `${base}:expired:${month}`];
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
@@ -104,6 +115,7 @@ export class RedisLimitStore implements LimitStore {
         request.now + RESERVATION_TTL_MS,
         usedFromDatabase,
         Math.round(ttl),
+        request.now - LATE_SETTLE_MS,
       );
     let result = await run(-1);
     if (result[0] === 2) result = await run(tokenCount(await request.loadUsedTokens()));
@@ -120,7 +132,7 @@ export class RedisLimitStore implements LimitStore {
   }
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
-    const [, used, inflight] = this.#keys(reservation.accountId, reservation.month, 0);
-    await this.#redis.conductorSettle(used, inflight, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
+    const [, used, inflight, expired] = this.#keys(reservation.accountId, reservation.month, 0);
+    await this.#redis.conductorSettle(used, inflight, expired, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
   }
 }
