@@ -56,17 +56,23 @@ describe('key cache: an invalidation also detaches lookups in flight', () => {
 
   it('a request made after the portal revoked the key is refused (even while an older lookup is in flight)', async () => {
     const { userId, key, keyId } = await createAccountWithKey(t.app, 'pro', { environment: 'test' });
+    const authenticator = t.app.gateway.authenticator;
     const read = hold();
     const before = post(key); // started before the revocation: may be served
     await read; // its lookup has read the key as active
     await revokeApiKey(t.app.context.database.db, userId, keyId, Date.now()); // the portal's DELETE returned
     const callsBefore = gate.calls;
-    const after = post(key); // started after the revocation returned
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Asked for synchronously after the revocation returned, while the older lookup is still held:
+    // it must start a lookup of its own rather than join the one that read the key as active.
+    const after = Promise.resolve().then(() => authenticator.authenticateCached(`Bearer ${key}`));
+    after.catch(() => undefined); // its refusal is checked below, after the held lookup ends
+    const newLookups = await new Promise<number>((resolve) => setImmediate(() => resolve(gate.calls - callsBefore)));
     release();
-    const [, afterResponse] = await Promise.all([before, after]);
-    // It joined the pre-revocation lookup instead of doing its own.
-    expect({ status: afterResponse.statusCode, newLookups: gate.calls - callsBefore }).toMatchObject({ status: 401 });
+    await before;
+    expect(newLookups).toBe(1);
+    await expect(after).rejects.toMatchObject({ status: 401 });
+    // And through HTTP, as a client sees it.
+    expect((await post(key)).statusCode).toBe(401);
   });
 
   it('an account change (plan downgrade) is seen by a lookup requested after invalidateAccountCache', async () => {

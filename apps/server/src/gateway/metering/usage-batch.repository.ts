@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, embeddedClient } from '../../db/client.ts';
+import { utcDay, utcTimestamp } from '../../lib/pg-time.ts';
 import { hasLoneSurrogate, wellFormed } from '../../lib/text.ts';
 import type { UsageEventInput } from '../../modules/usage/usage.writer.ts';
 
@@ -18,19 +19,6 @@ interface DailyRow {
 }
 
 const DAY_MS = 86_400_000;
-
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
-
-/** `YYYY-MM-DD` of a UTC day, as a PostgreSQL date reads it (also past year 9999, where toISOString gives `+010000-…`). */
-export function utcDay(date: Date): string {
-  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
-}
-
-/** A UTC timestamp as PostgreSQL's `timestamptz` reads it, past year 9999 too. */
-function utcTimestamp(date: Date): string {
-  const time = `${pad(date.getUTCHours(), 2)}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}.${pad(date.getUTCMilliseconds(), 3)}`;
-  return `${utcDay(date)} ${time}+00`;
-}
 
 /** The daily rollup of a batch: one row per account, UTC day, environment, provider and model. */
 export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
@@ -106,8 +94,8 @@ function needsRepair(event: UsageEventInput): boolean {
  * What one event may carry that its row cannot, and that would fail every retry of its batch:
  * PostgreSQL text cannot hold NUL (a caller chooses the model name a failed request is metered
  * under), and the token counts come from the upstream's own usage report, which may claim more
- * than an `integer` column holds. NUL is replaced by U+FFFD and the numbers are clamped into
- * their columns' range.
+ * than an `integer` column holds. NUL and lone UTF-16 surrogates are replaced by U+FFFD and the
+ * numbers are clamped into their columns' range.
  */
 export function storableEvents(events: readonly UsageEventInput[]): readonly UsageEventInput[] {
   // One check per event; the batch is copied only when an event needs repair (rare).

@@ -32,8 +32,8 @@ const silentLog = () => {
   return log as unknown as import('fastify').FastifyBaseLogger & typeof log;
 };
 
-// chat-call.ts meters `(model?.id ?? this.#model).slice(0, 128)`: a caller's model name with an
-// emoji across position 128 becomes a lone high surrogate.
+// A model name cut at 128 UTF-16 units with an emoji across the cut ends in a lone high
+// surrogate (chat-call.ts now repairs its cut; the writer must repair any such text too).
 const splitEmojiModel = `${'m'.repeat(127)}😀`.slice(0, 128);
 
 describe('usage metering: data PostgreSQL refuses, key stamps', () => {
@@ -134,7 +134,9 @@ describe('usage meter with a failing last-use stamp', () => {
     // The first 100 are in the hung flush; of the rest, at most 1,000 wait, the newest kept.
     expect(meter.pending).toBeLessThanOrEqual(1_000);
     expect(meter.pending).toBeGreaterThan(900);
-    expect(log.error).toHaveBeenCalled();
+    // Logged once for the whole burst (not once per dropped batch), with the count dropped.
+    expect(log.error).toHaveBeenCalledTimes(1);
+    expect(log.error.mock.calls[0]?.[0]).toMatchObject({ dropped: 100 });
   });
 
   it('writes a backlog in batches of batchSize, not as one statement', async () => {

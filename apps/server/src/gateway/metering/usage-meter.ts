@@ -14,6 +14,9 @@ export interface UsageMeterOptions {
   maxBuffered?: number;
 }
 
+/** During an outage dropped events are logged at most this often, with the count since the last line. */
+const DROP_LOG_INTERVAL_MS = 10_000;
+
 /** "Last used" is shown to the minute; stamping more often would only add writes. */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
@@ -32,6 +35,8 @@ export class UsageMeter {
   #stamped = new Map<string, number>();
   #flushing: Promise<void> | undefined;
   #timer: NodeJS.Timeout;
+  #droppedUnlogged = 0;
+  #lastDropLog = Number.NEGATIVE_INFINITY;
 
   constructor(options: UsageMeterOptions) {
     this.#options = { batchSize: 500, maxBuffered: 50_000, ...options };
@@ -45,7 +50,7 @@ export class UsageMeter {
       // dropping the oldest a batch at a time so an outage does not cost a shift per request.
       const excess = Math.min(this.#buffer.length, Math.max(1, this.#options.batchSize));
       this.#buffer.splice(0, excess);
-      this.#options.log.error({ dropped: excess }, 'usage buffer full; oldest events dropped');
+      this.#dropped(excess);
     }
     this.#buffer.push(event);
     if (event.apiKeyId) {
@@ -73,6 +78,7 @@ export class UsageMeter {
   async close(): Promise<void> {
     clearInterval(this.#timer);
     await this.flush();
+    this.#reportDropped();
   }
 
   async #write(): Promise<void> {
@@ -95,6 +101,7 @@ export class UsageMeter {
         break;
       }
       if (failed.length > 0) this.#requeue(failed);
+      this.#reportDropped();
     }
     const due: { keyId: string; at: Date }[] = [];
     for (const [keyId, at] of lastUse) {
@@ -147,8 +154,24 @@ export class UsageMeter {
     const excess = this.#buffer.length - this.#options.maxBuffered;
     if (excess > 0) {
       this.#buffer.splice(0, excess);
-      this.#options.log.error({ dropped: excess }, 'usage buffer full; oldest events dropped');
+      this.#dropped(excess);
     }
+  }
+
+  /**
+   * Counts dropped events; logs an error at most once per DROP_LOG_INTERVAL_MS (about 2 a second
+   * otherwise at 1,000 requests/s), and the rest once a write succeeds again or the meter closes.
+   */
+  #dropped(count: number): void {
+    this.#droppedUnlogged += count;
+    if (performance.now() - this.#lastDropLog >= DROP_LOG_INTERVAL_MS) this.#reportDropped();
+  }
+
+  #reportDropped(): void {
+    if (this.#droppedUnlogged === 0) return;
+    this.#lastDropLog = performance.now();
+    this.#options.log.error({ dropped: this.#droppedUnlogged }, 'usage buffer full; oldest events dropped');
+    this.#droppedUnlogged = 0;
   }
 }
 

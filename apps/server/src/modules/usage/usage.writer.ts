@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { usageDaily, usageEvents } from '../../db/schema/index.ts';
-import { utcDay } from '../../gateway/metering/usage-batch.repository.ts';
+import { utcDay } from '../../lib/pg-time.ts';
 
 export type UsageEventInput = typeof usageEvents.$inferInsert & { createdAt: Date };
 

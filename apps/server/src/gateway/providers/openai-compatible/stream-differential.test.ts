@@ -117,10 +117,7 @@ const baseGen = fc.record({
     { arbitrary: fc.array(choiceGen, { maxLength: 2 }), weight: 2 },
   ),
   usage: rare(fc.oneof({ arbitrary: usageGen, weight: 4 }, { arbitrary: fc.constant('NULL' as const), weight: 1 }), 3),
-  decoy: rare(
-    pick(['{"id":"A","created":5}', '{"content":"Hi"}', '{"prompt_tokens":3,"completion_tokens":5}', '"\\"id\\":\\"A\\""']).map((x) => x),
-    4,
-  ),
+  decoy: rare(pick(['{"id":"A","created":5}', '{"content":"Hi"}', '{"prompt_tokens":3,"completion_tokens":5}', '"\\"id\\":\\"A\\""']), 4),
   dupId: rare(idText, 15),
   dupCreated: rare(createdText, 15),
   order: fc.nat(5),
