@@ -11,7 +11,7 @@
  *    (lib/password.ts, 19 MiB each), so memory must stay flat however many sign-ins queue.
  *
  * The server runs as in production (NODE_ENV=production, LOG_LEVEL=warn) on PGlite in a fresh
- * DATA_DIR, or on PostgreSQL with BENCH_DATABASE_URL. Exit code 1 when the error rate of a
+ * DATA_DIR (PGLITE_THREAD passed on), or on PostgreSQL with BENCH_DATABASE_URL. Exit code 1 when the error rate of a
  * scenario is above 1 % or memory grows past the bound.
  */
 import { randomBytes } from 'node:crypto';
@@ -243,6 +243,8 @@ async function main(): Promise<void> {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      // The embedded database's thread (auto by default): main or worker, to compare the two.
+      ...(process.env.PGLITE_THREAD ? { PGLITE_THREAD: process.env.PGLITE_THREAD } : {}),
     },
   });
   let failed = false;
