@@ -74,16 +74,17 @@ describe('docs snippets', () => {
   let test: TestApp;
   let origin: string;
   let key: string;
-  let python: string;
+  // Built when the first Python snippet runs, so the JavaScript and cURL snippets do not depend on
+  // pip reaching a package index.
+  let python: Promise<string> | undefined;
 
   beforeAll(async () => {
-    python = await pythonWithOpenAi();
     test = await createTestApp();
     const address = await test.app.listen({ host: '127.0.0.1', port: 0 });
     origin = address.replace('localhost', '127.0.0.1');
     // Enterprise: 1,000 requests per minute leaves room for every snippet in one minute.
     ({ key } = await createSandboxKey(test.app, 'enterprise'));
-  }, 300_000);
+  });
   afterAll(async () => test?.close());
 
   it('finds the JavaScript, Python and cURL snippets that call the API', () => {
@@ -93,24 +94,29 @@ describe('docs snippets', () => {
     for (const snippet of SNIPPETS) expect(snippet.code, snippet.id).toContain(DOCS_API_BASE_URL);
   });
 
-  it.each(SNIPPETS.map((snippet) => [snippet.id, snippet] as const))('%s runs against a live server', async (_id, snippet) => {
-    const code = snippet.code.replaceAll(DOCS_API_BASE_URL, `${origin}/v1`);
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', [DOCS_API_KEY_VARIABLE]: key };
-    const result =
-      snippet.kind === 'javascript'
-        ? await run(process.execPath, ['--input-type=module', '--eval', code], { cwd: ROOT, env, timeout: 30_000 })
-        : snippet.kind === 'python'
-          ? await run(python, ['-c', code], { cwd: ROOT, env, timeout: 30_000 })
-          : await run('bash', ['-eo', 'pipefail', '-c', code], { cwd: ROOT, env, timeout: 30_000 });
-    expect(result.stdout.trim(), 'prints something').not.toBe('');
-    if (snippet.kind === 'curl') {
-      // A cURL call that fails still exits 0: the answer must be a success body (or the expected error envelope).
-      const isError = /^\s*\{\s*"error"\s*:/m.test(result.stdout) || /^HTTP\/[\d.]+ [45]\d\d/m.test(result.stdout);
-      expect(isError, result.stdout.slice(0, 500)).toBe(snippet.expectError);
-    } else {
-      expect(result.stderr, 'writes nothing to stderr').toBe('');
-    }
-  });
+  it.each(SNIPPETS.map((snippet) => [snippet.id, snippet] as const))(
+    '%s runs against a live server',
+    async (_id, snippet) => {
+      const code = snippet.code.replaceAll(DOCS_API_BASE_URL, `${origin}/v1`);
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', [DOCS_API_KEY_VARIABLE]: key };
+      const result =
+        snippet.kind === 'javascript'
+          ? await run(process.execPath, ['--input-type=module', '--eval', code], { cwd: ROOT, env, timeout: 30_000 })
+          : snippet.kind === 'python'
+            ? await run(await (python ??= pythonWithOpenAi()), ['-c', code], { cwd: ROOT, env, timeout: 30_000 })
+            : await run('bash', ['-eo', 'pipefail', '-c', code], { cwd: ROOT, env, timeout: 30_000 });
+      expect(result.stdout.trim(), 'prints something').not.toBe('');
+      if (snippet.kind === 'curl') {
+        // A cURL call that fails still exits 0: the answer must be a success body (or the expected error envelope).
+        const isError = /^\s*\{\s*"error"\s*:/m.test(result.stdout) || /^HTTP\/[\d.]+ [45]\d\d/m.test(result.stdout);
+        expect(isError, result.stdout.slice(0, 500)).toBe(snippet.expectError);
+      } else {
+        expect(result.stderr, 'writes nothing to stderr').toBe('');
+      }
+      // The first Python snippet also builds the virtual environment (pip, up to 4 minutes).
+    },
+    300_000,
+  );
 
   it.each(Object.entries(API_EXAMPLES))('API reference example %s succeeds', async (operation, example) => {
     const [method = 'GET', url = '/'] = operation.split(' ');
