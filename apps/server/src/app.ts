@@ -42,6 +42,8 @@ export interface BuildAppOptions {
   logger?: boolean | object;
   /** Sees every route as it is registered (the security suite enumerates routes with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** The database became unusable for this process (the embedded database's thread stopped): the server should exit. */
+  onFatal?: (error: Error) => void;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -67,6 +69,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       url: env.DATABASE_URL,
       dataDir: options.inMemoryDatabase ? undefined : env.DATA_DIR,
       thread: env.PGLITE_THREAD,
+      onFailure: (error) => {
+        app.log.fatal({ err: error }, 'the embedded database stopped; the server cannot go on');
+        options.onFatal?.(error);
+      },
     }));
   const clock = options.clock ?? systemClock;
   const redis = createRedis(env);

@@ -13,9 +13,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await buildApp({ env });
+  // A database that stopped under the server (the embedded one's thread died) ends the process
+  // with an error, so that its supervisor starts it again.
+  let onFatal: (() => void) | undefined;
+  const app = await buildApp({ env, onFatal: () => onFatal?.() });
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
@@ -23,12 +26,13 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await app.close();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (error) {
       app.log.error({ err: error }, 'error during shutdown');
       process.exit(1);
     }
   };
+  onFatal = () => void shutdown('database stopped', 1);
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: env.PORT, host: env.HOST });

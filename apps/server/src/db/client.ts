@@ -43,11 +43,13 @@ export interface DatabaseOptions {
    * container's cpuset leaves it), else the main thread.
    */
   thread?: PgliteThreadSetting | undefined;
+  /** Called if the embedded database's worker thread stops on its own (it cannot be used after). */
+  onFailure?: ((error: Error) => void) | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url);
-  return openPglite(options.dataDir, pgliteThread(options.thread ?? 'auto', os.availableParallelism()));
+  return openPglite(options.dataDir, pgliteThread(options.thread ?? 'auto', os.availableParallelism()), options.onFailure);
 }
 
 export type PgliteThreadSetting = 'auto' | 'worker' | 'main';
@@ -70,7 +72,11 @@ export function embeddedClient(db: Database): EmbeddedClient | undefined {
   return client instanceof PGlite || client instanceof PGliteThread ? (client as EmbeddedClient) : undefined;
 }
 
-async function openPglite(dataDir: string | undefined, thread: 'worker' | 'main'): Promise<DatabaseHandle> {
+async function openPglite(
+  dataDir: string | undefined,
+  thread: 'worker' | 'main',
+  onFailure: ((error: Error) => void) | undefined,
+): Promise<DatabaseHandle> {
   let directory: string | undefined;
   if (dataDir) {
     directory = path.resolve(dataDir, 'pglite');
@@ -78,7 +84,7 @@ async function openPglite(dataDir: string | undefined, thread: 'worker' | 'main'
   }
   let client: EmbeddedClient;
   if (thread === 'worker') {
-    client = await PGliteThread.open(directory);
+    client = await PGliteThread.open(directory, onFailure);
   } else {
     const pglite = directory ? new PGlite(directory) : new PGlite();
     await pglite.waitReady;

@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { messages, PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../app.ts';
+import { parseEnv } from '../config/env.ts';
 import { type DatabaseHandle, embeddedClient, openDatabase, pgliteThread } from './client.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import { users } from './schema/index.ts';
@@ -144,6 +147,52 @@ describe('PGliteThread: the embedded database in a worker thread', () => {
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow(/closed|stopped/);
   });
+});
+
+/** Opens with `open`, catching the worker it starts (its first postMessage's receiver). */
+async function withWorker<T>(open: () => Promise<T>): Promise<{ opened: T; worker: Worker }> {
+  const posted = vi.spyOn(Worker.prototype, 'postMessage');
+  try {
+    const opened = await open();
+    await vi.waitFor(() => expect(posted.mock.contexts.length).toBeGreaterThan(0));
+    return { opened, worker: posted.mock.contexts[0] as Worker };
+  } finally {
+    posted.mockRestore();
+  }
+}
+
+describe('when the worker stops on its own', () => {
+  it('tells onStop once (and not on close)', async () => {
+    const stopped: Error[] = [];
+    const { opened: thread, worker } = await withWorker(async () => {
+      const opened = await PGliteThread.open(undefined, (error) => stopped.push(error));
+      await opened.query('select 1');
+      return opened;
+    });
+    await worker.terminate();
+    await vi.waitFor(() => expect(stopped).toHaveLength(1));
+    expect(stopped[0]?.message).toMatch(/stopped/);
+    await thread.close();
+    expect(stopped).toHaveLength(1);
+
+    const quiet: Error[] = [];
+    const closed = await PGliteThread.open(undefined, (error) => quiet.push(error));
+    await closed.close();
+    expect(quiet).toEqual([]);
+  });
+
+  it('the app logs it as fatal and calls onFatal (the server then exits with an error)', async () => {
+    const onFatal = vi.fn();
+    const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'off', PGLITE_THREAD: 'worker' });
+    const { opened: app, worker } = await withWorker(() => buildApp({ env, inMemoryDatabase: true, serveWeb: false, onFatal }));
+    try {
+      await worker.terminate();
+      await vi.waitFor(() => expect(onFatal).toHaveBeenCalledTimes(1));
+      expect(await app.context.database.ping()).toBe(false);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });
 
 describe('PGLITE_THREAD', () => {

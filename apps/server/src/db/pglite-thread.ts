@@ -101,7 +101,7 @@ export class PGliteThread implements EmbeddedClient {
   #failure: Error | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, onStop: ((error: Error) => void) | undefined) {
     this.#worker = worker;
     worker.on('message', (answer: WorkerAnswer) => {
       const pending = this.#pending.get(answer.id);
@@ -117,16 +117,23 @@ export class PGliteThread implements EmbeddedClient {
       else if ('result' in answer) pending.resolve(answer.result);
     });
     const stop = (error: Error) => {
+      const first = this.#failure === undefined;
       this.#failure ??= error;
       for (const pending of this.#pending.values()) pending.reject(this.#failure);
       this.#pending.clear();
+      // Not asked for by close(): the database is gone for this process.
+      if (first && !this.#closing) onStop?.(this.#failure);
     };
     worker.on('error', (error) => stop(new Error(`The embedded database thread failed: ${error.message}`)));
     worker.on('exit', (code) => stop(new Error(`The embedded database thread stopped (exit code ${code}).`)));
   }
 
-  /** Starts the worker and waits for its database; `dataDir` undefined keeps the database in memory. */
-  static async open(dataDir: string | undefined): Promise<PGliteThread> {
+  /**
+   * Starts the worker and waits for its database; `dataDir` undefined keeps the database in
+   * memory. `onStop` hears of the worker ending other than by close() (a crash, an out-of-memory
+   * abort): every call fails from then on.
+   */
+  static async open(dataDir: string | undefined, onStop?: (error: Error) => void): Promise<PGliteThread> {
     const worker = new Worker(WORKER_URL, { workerData: { dataDir } });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (answer: WorkerAnswer) => {
@@ -155,7 +162,7 @@ export class PGliteThread implements EmbeddedClient {
       await worker.terminate();
       throw error;
     });
-    return new PGliteThread(worker);
+    return new PGliteThread(worker, onStop);
   }
 
   /**
