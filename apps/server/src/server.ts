@@ -16,7 +16,14 @@ async function main(): Promise<void> {
   // A database that stopped under the server (the embedded one's thread died) ends the process
   // with an error, so that its supervisor starts it again.
   let onFatal: (() => void) | undefined;
-  const app = await buildApp({ env, onFatal: () => onFatal?.() });
+  let failedWhileStarting = false;
+  const app = await buildApp({
+    env,
+    onFatal: () => {
+      if (onFatal) onFatal();
+      else failedWhileStarting = true;
+    },
+  });
   let closing = false;
   const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
@@ -33,6 +40,7 @@ async function main(): Promise<void> {
     }
   };
   onFatal = () => void shutdown('database stopped', 1);
+  if (failedWhileStarting) return onFatal();
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: env.PORT, host: env.HOST });

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { AdmitRequest, AdmitResult, LimitStore, QuotaRequest } from './limit-store.ts';
+import {
+  type AdmitRequest,
+  type AdmitResult,
+  LATE_SETTLE_MS,
+  type LimitStore,
+  type QuotaRequest,
+  RESERVATION_TTL_MS,
+} from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 import { RedisLimitStore } from './redis-limit-store.ts';
 import { testRedis } from '../../../test/gateway/gateway-helpers.ts';
@@ -223,5 +230,54 @@ describe('redis store: the rate counter outlives a lagging instance’s window',
     // 1.6 s later (real time) an instance whose clock reads 12:00:59.6 still sees the full window.
     await new Promise((resolve) => setTimeout(resolve, 1_600));
     expect(await store.admit(request(account, MINUTE + 59_600, null, 0, 10))).toMatchObject({ ok: false, reason: 'rate' });
+  });
+});
+
+describe('memory store: a request admitted after a slow first load of the month', () => {
+  it('does not reset the account’s current minute window (no more than rpm requests in one minute)', async () => {
+    const store = new MemoryLimitStore();
+    const account = randomUUID();
+    let finishLoad: (used: number) => void = () => undefined;
+    const slowLoad = () => new Promise<number>((resolve) => (finishLoad = resolve));
+    // A live-key request (quota) at 12:00:05 waits for the month's usage (a slow database)...
+    const late = store.admit({ ...request(account, MID, quota(MID, 1, 100), 0, 10), loadUsedTokens: slowLoad });
+    // ...while test-key requests (no quota, answered at once) fill the 12:02 window two minutes later.
+    const now = MINUTE + 125_000;
+    const results: AdmitResult[] = [];
+    for (let index = 0; index < 10; index += 1) results.push(await store.admit(request(account, now + index, null, 0, 10)));
+    // The load finishes; the late request is admitted, counted in the current window...
+    finishLoad(0);
+    await late;
+    // ...and must not replace the 12:02 window: the next 10 requests of that minute are refused.
+    for (let index = 0; index < 10; index += 1) results.push(await store.admit(request(account, now + 1_000 + index, null, 0, 10)));
+    expect(results.filter((result) => result.ok)).toHaveLength(10);
+  });
+});
+
+describe('both stores: a settlement more than LATE_SETTLE_MS after the hold expired', () => {
+  it('is counted (or not) alike by both stores', async () => {
+    const left: Record<string, unknown> = {};
+    for (const [name, make] of stores()) {
+      const store = make();
+      const account = `${name}-${randomUUID()}`;
+      const stream = await store.admit(request(account, MID, quota(MID, 1, 5_000)));
+      if (!stream.ok || !stream.reservation) throw new Error('setup');
+      // 16 minutes later the stream's hold expires (Redis moves it to the expired set).
+      const t1 = MID + 16 * 60_000;
+      const other = await store.admit(request(account, t1, quota(t1, 1, 100)));
+      if (!other.ok || !other.reservation) throw new Error('setup');
+      await store.settle(other.reservation, 100);
+      // A day and a minute after the expiry, a request (nothing else expiring) is admitted and settled.
+      const t2 = MID + RESERVATION_TTL_MS + LATE_SETTLE_MS + 60_000;
+      const third = await store.admit(request(account, t2, quota(t2, 1, 1)));
+      if (!third.ok || !third.reservation) throw new Error('setup');
+      await store.settle(third.reservation, 0);
+      // Then the stream's (very) late settlement arrives.
+      await store.settle(stream.reservation, 5_000);
+      const probe = await store.admit(request(account, t2, quota(t2, 1, 10_000)));
+      left[name] = probe.ok ? probe.reservation?.granted : probe.reason;
+    }
+    // 10,000 − 100: the settlement came too late to count, in both.
+    expect(left).toEqual({ memory: 9_900, redis: 9_900 });
   });
 });

@@ -40,21 +40,24 @@ export class MemoryLimitStore implements LimitStore {
 
   /** Synchronous once the account's month is loaded (always, without a quota), so no promise per request. */
   admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult> {
-    if (!request.quota) return this.#admit(request, undefined);
+    if (!request.quota) return this.#admit(request, undefined, false);
     const current = this.#quotas.get(request.accountId);
-    if (current && current.month === request.quota.month) return this.#admit(request, current);
-    return this.#quotaEntry(request.accountId, request.quota.month, request.loadUsedTokens).then((entry) => this.#admit(request, entry));
+    if (current && current.month === request.quota.month) return this.#admit(request, current, false);
+    return this.#quotaEntry(request.accountId, request.quota.month, request.loadUsedTokens).then((entry) =>
+      this.#admit(request, entry, true),
+    );
   }
 
   /** The check and the reservation, in one synchronous step: concurrent requests cannot both take the last tokens. */
-  #admit(request: AdmitRequest, quotaEntry: QuotaEntry | undefined): AdmitResult {
+  /** `late`: admitted after waiting for the month's usage, so `request.now` may be well behind the clock. */
+  #admit(request: AdmitRequest, quotaEntry: QuotaEntry | undefined, late: boolean): AdmitResult {
     const window = windowStart(request.now);
     let rate = this.#rates.get(request.accountId);
-    // A request admitted late (after a slow first load of the month) counts in the account's
-    // current window rather than resetting it to the one before. A clock stepped further back
-    // starts a new window: keeping the newer one would hold the account to one window's requests
-    // until the clock caught up.
-    if (!rate || window > rate.window || window < rate.window - WINDOW_MS) {
+    // A request admitted late (after a slow first load of the month, however slow) counts in the
+    // account's current window rather than resetting it to an older one. On the synchronous path
+    // `now` is the clock's: one that stepped back more than a window starts a new window (keeping
+    // the newer one would hold the account to one window's requests until the clock caught up).
+    if (!rate || window > rate.window || (!late && window < rate.window - WINDOW_MS)) {
       if (this.#rates.size > 50_000) this.#sweep(window);
       rate = { window, count: 0 };
       this.#rates.set(request.accountId, rate);

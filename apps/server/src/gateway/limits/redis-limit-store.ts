@@ -40,9 +40,9 @@ if quota >= 0 then
   if #expired > 0 then
     for index = 1, #expired, 2 do redis.call('ZADD', KEYS[4], expired[index + 1], expired[index]) end
     redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
-    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[11])
     redis.call('PEXPIRE', KEYS[4], ARGV[10])
   end
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[11])
   local reserved = 0
   for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
     reserved = reserved + tonumber(string.match(member, ':(%d+)$'))

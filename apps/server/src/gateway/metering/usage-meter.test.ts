@@ -170,3 +170,47 @@ describe('usage meter with a failing last-use stamp', () => {
     expect(written).toEqual(events.map((item) => item.requestId));
   });
 });
+
+/**
+ * A stand-in for drizzle's `transaction` on PostgreSQL: the insert's
+ * one JSON string parameter holds the batch. A batch holding a request id in `failing` fails with
+ * a transient error (no SQLSTATE); the others are written to `written`.
+ */
+function flakyDatabase(failing: Set<string>, written: string[]): Database {
+  const transaction = async (callback: (tx: { execute(query: unknown): Promise<void> }) => Promise<void>) => {
+    let first = true;
+    let rows: { request_id: string }[] = [];
+    await callback({
+      execute: async (query: unknown) => {
+        if (first) {
+          rows = JSON.parse(String((query as { queryChunks: unknown[] }).queryChunks.find((chunk) => typeof chunk === 'string')));
+          if (rows.some((row) => failing.has(row.request_id))) throw new Error('timeout (transient)');
+        }
+        first = false;
+      },
+    });
+    written.push(...rows.map((row) => row.request_id));
+  };
+  return { transaction, execute: vi.fn(async () => undefined) } as unknown as Database;
+}
+
+describe('usage meter: events retried from two partly failed batches of one flush', () => {
+  it('are written later in the order they were recorded', async () => {
+    const failing = new Set<string>();
+    const written: string[] = [];
+    const meter = new UsageMeter({ db: flakyDatabase(failing, written), log: silentLog(), flushIntervalMs: 3_600_000, batchSize: 2 });
+    const events = Array.from({ length: 6 }, () => usageEvent('someone'));
+    // e0, e1 start a flush; e2..e5 are recorded while it runs and form one backlog of two batches.
+    for (const item of events) meter.record(item);
+    const [, , e2, , e4] = events.map((item) => item.requestId);
+    failing.add(e2 as string);
+    failing.add(e4 as string);
+    await meter.flush();
+    // e3 and e5 written, e2 and e4 kept for later.
+    expect(meter.pending).toBe(2);
+    failing.clear();
+    written.length = 0;
+    await meter.close();
+    expect(written).toEqual([e2, e4]);
+  });
+});

@@ -90,19 +90,22 @@ export class UsageMeter {
     // In batches of batchSize, so the first flush after an outage (up to maxBuffered events) is
     // not one huge statement, with a turn of the event loop between them.
     const size = Math.max(1, batchSize);
+    // Events to try again at the next flush, in the order they were recorded.
+    const retry: UsageEventInput[] = [];
     for (let start = 0; start < pending.length; start += size) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const batch = pending.slice(start, start + size);
       const failed = await this.#writeBatch(batch);
+      retry.push(...failed);
       if (failed.length === batch.length) {
-        // Not one event of this batch could be written (the database is unreachable): keep it and
-        // the rest for the next flush instead of trying them event by event now.
-        this.#requeue([...failed, ...pending.slice(start + size)]);
+        // Not one event of this batch could be written (the database is unreachable): keep the
+        // rest for the next flush too instead of trying them event by event now.
+        retry.push(...pending.slice(start + size));
         break;
       }
-      if (failed.length > 0) this.#requeue(failed);
       this.#reportDropped();
     }
+    if (retry.length > 0) this.#requeue(retry);
     const due: { keyId: string; at: Date }[] = [];
     for (const [keyId, at] of lastUse) {
       if (at - (this.#stamped.get(keyId) ?? 0) < LAST_USE_RESOLUTION_MS) continue;
