@@ -9,6 +9,8 @@ import { DEFAULT_RETRY_POLICY, retryDelayMs } from './retry-policy.ts';
 import { planTargets } from './strategies.ts';
 
 const model = (id: string) => findModel(id) as ModelInfo;
+/** The ticket a request gets now (the test fails if the breaker refuses it). */
+const ticket = (breaker: CircuitBreaker, now: number) => breaker.tryAcquire(now) ?? expect.unreachable(`no ticket at ${now}`);
 
 function target(id: string, breakerKey = `${model(id).provider} https://upstream`): ResolvedTarget {
   return { model: model(id), breakerKey, keySource: 'hosted' } as unknown as ResolvedTarget;
@@ -47,8 +49,8 @@ function deps(breakers: BreakerRegistry, clock: { t: number }, cancel = new Canc
 describe('circuit breaker under concurrency', () => {
   it('a success from a request admitted before the circuit opened does not close it', () => {
     const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 1_000 });
-    const slow = breaker.tryAcquire(0); // slow request A, admitted while closed
-    const failing = breaker.tryAcquire(0); // request B
+    const slow = ticket(breaker, 0); // slow request A, admitted while closed
+    const failing = ticket(breaker, 0); // request B
     breaker.onFailure(10, failing); // B fails: the circuit opens
     expect(breaker.state(20)).toBe('open');
     breaker.onSuccess(slow); // A finally answers: its verdict predates the opening
@@ -59,8 +61,8 @@ describe('circuit breaker under concurrency', () => {
 
   it('a stale success while the half-open probe is in flight does not close the circuit / admit everyone', () => {
     const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 100 });
-    const stale = breaker.tryAcquire(0); // request A
-    breaker.onFailure(0, breaker.tryAcquire(0)); // another fails: the circuit opens
+    const stale = ticket(breaker, 0); // request A
+    breaker.onFailure(0, ticket(breaker, 0)); // another fails: the circuit opens
     expect(breaker.tryAcquire(100)?.probe).toBe(true); // the single probe
     breaker.onSuccess(stale); // A's success, not the probe's
     // Only the probe decides: no further request gets through until it answers.
@@ -118,7 +120,7 @@ describe('circuit breaker under concurrency', () => {
     // The runtime injects clock.now = Date.now (wall clock, not monotonic).
     const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 30_000 });
     const openedAt = 1_700_000_000_000;
-    breaker.onFailure(openedAt);
+    breaker.onFailure(openedAt, ticket(breaker, openedAt));
     // NTP steps the clock back one hour; 30 s of real time then pass.
     const later = openedAt - 3_600_000 + 30_000;
     expect(breaker.retryInMs(later)).toBe(30_000);

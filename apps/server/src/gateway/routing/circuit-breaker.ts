@@ -62,16 +62,16 @@ export class CircuitBreaker {
   }
 
   /** The upstream answered (any status it is responsible for not counting as failure). */
-  onSuccess(ticket?: BreakerTicket): void {
-    if (ticket && ticket.generation !== this.#generation) return;
+  onSuccess(ticket: BreakerTicket): void {
+    if (ticket.generation !== this.#generation) return;
     this.#failures = 0;
     this.#openedAt = undefined;
     this.#probing = false;
   }
 
-  onFailure(now: number, ticket?: BreakerTicket): void {
-    if (ticket && ticket.generation !== this.#generation) return;
-    const probe = ticket ? ticket.probe : this.#probing;
+  onFailure(now: number, ticket: BreakerTicket): void {
+    if (ticket.generation !== this.#generation) return;
+    const probe = ticket.probe;
     this.#failures += 1;
     if (probe || (this.#openedAt === undefined && this.#failures >= this.#options.failureThreshold)) {
       this.#openedAt = now;
@@ -81,8 +81,8 @@ export class CircuitBreaker {
   }
 
   /** The attempt ended without a verdict (the client went away): the probe's slot is given back. */
-  release(ticket?: BreakerTicket): void {
-    if (ticket && (!ticket.probe || ticket.generation !== this.#generation)) return;
+  release(ticket: BreakerTicket): void {
+    if (!ticket.probe || ticket.generation !== this.#generation) return;
     this.#probing = false;
   }
 }
