@@ -36,6 +36,8 @@ export interface ApiKeyAuthOptions {
   now(): number;
   /** How long a key lookup is trusted; revocation also invalidates at once. */
   ttlMs?: number;
+  /** Keys (known or not) kept at most; past it the longest-cached goes first. */
+  maxEntries?: number;
 }
 
 /** Every authenticator of this process, so the portal's revoke endpoint can reach them all. */
@@ -144,8 +146,7 @@ export class ApiKeyAuthenticator {
     const pending: Promise<CacheEntry> = this.#lookup(keyHash)
       .then((entry) => {
         if (generation !== this.#generation) return entry;
-        if (this.#cache.size >= 100_000) this.#cache.clear();
-        this.#cache.set(keyHash, entry);
+        this.#store(keyHash, entry);
         return entry;
       })
       .finally(() => {
@@ -154,6 +155,20 @@ export class ApiKeyAuthenticator {
       });
     this.#loading.set(keyHash, pending);
     return pending;
+  }
+
+  /**
+   * Caches a lookup. Full, the entry cached longest ago goes (a Map iterates in insertion order,
+   * and a reloaded key is inserted again), so a flood of unknown keys evicts them a few at a time
+   * rather than emptying the cache, and a key in use is reloaded every `ttlMs` and stays.
+   */
+  #store(keyHash: string, entry: CacheEntry): void {
+    this.#cache.delete(keyHash);
+    if (this.#cache.size >= (this.#options.maxEntries ?? 100_000)) {
+      const oldest = this.#cache.keys().next();
+      if (!oldest.done) this.#cache.delete(oldest.value);
+    }
+    this.#cache.set(keyHash, entry);
   }
 
   async #lookup(keyHash: string): Promise<CacheEntry> {
