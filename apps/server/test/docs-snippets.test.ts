@@ -77,6 +77,10 @@ describe('docs snippets', () => {
   // Built when the first Python snippet runs, so the JavaScript and cURL snippets do not depend on
   // pip reaching a package index.
   let python: Promise<string> | undefined;
+  const pythonInterpreter = (): Promise<string> => {
+    python ??= pythonWithOpenAi();
+    return python;
+  };
 
   beforeAll(async () => {
     test = await createTestApp();
@@ -103,7 +107,7 @@ describe('docs snippets', () => {
         snippet.kind === 'javascript'
           ? await run(process.execPath, ['--input-type=module', '--eval', code], { cwd: ROOT, env, timeout: 30_000 })
           : snippet.kind === 'python'
-            ? await run(await (python ??= pythonWithOpenAi()), ['-c', code], { cwd: ROOT, env, timeout: 30_000 })
+            ? await run(await pythonInterpreter(), ['-c', code], { cwd: ROOT, env, timeout: 30_000 })
             : await run('bash', ['-eo', 'pipefail', '-c', code], { cwd: ROOT, env, timeout: 30_000 });
       expect(result.stdout.trim(), 'prints something').not.toBe('');
       if (snippet.kind === 'curl') {
