@@ -10,6 +10,10 @@ import { UsageMeter } from './usage-meter.ts';
 
 const event = usageEvent;
 
+/** The events of a batch insert on PostgreSQL: its one JSON string parameter. */
+const batchRows = (query: unknown): { request_id: string }[] =>
+  JSON.parse(String((query as { queryChunks: unknown[] }).queryChunks.find((chunk) => typeof chunk === 'string')));
+
 /**
  * A stand-in for drizzle's `transaction` on PostgreSQL that hands each written batch's events to
  * `onBatch` (the insert carries them as its one JSON string parameter).
@@ -20,8 +24,7 @@ const recordingTransaction =
     let first = true;
     await callback({
       execute: async (query: unknown) => {
-        if (first)
-          onBatch(JSON.parse(String((query as { queryChunks: unknown[] }).queryChunks.find((chunk) => typeof chunk === 'string'))));
+        if (first) onBatch(batchRows(query));
         first = false;
       },
     });
@@ -183,7 +186,7 @@ function flakyDatabase(failing: Set<string>, written: string[]): Database {
     await callback({
       execute: async (query: unknown) => {
         if (first) {
-          rows = JSON.parse(String((query as { queryChunks: unknown[] }).queryChunks.find((chunk) => typeof chunk === 'string')));
+          rows = batchRows(query);
           if (rows.some((row) => failing.has(row.request_id))) throw new Error('timeout (transient)');
         }
         first = false;
