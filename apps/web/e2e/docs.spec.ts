@@ -1,6 +1,7 @@
 import { TIMEOUTS_MS } from '@conductor/shared';
 import { DOCS_SECTIONS } from '../src/config/docs';
 import { expect, test, waitForHandlers, waitForHydration } from './fixtures';
+import { horizontalOverflow } from './public-helpers';
 
 const ENTRIES = DOCS_SECTIONS.flatMap((group) => group.items.map((item) => ({ ...item, group: group.group })));
 const hrefOf = (slug: string) => (slug === 'introduction' ? '/docs' : `/docs/${slug}`);
@@ -170,6 +171,38 @@ test.describe('docs tools', () => {
     } else {
       // Narrow screens keep the column for the text; the headings stay reachable through the search.
       await expect(toc).toBeHidden();
+    }
+  });
+
+  test('wide tables are tables on a wide screen and one card per row on a phone', async ({ page, viewport }) => {
+    await page.goto('/docs/error-handling');
+    await waitForHydration(page);
+    const table = page.locator('.docs-table-stack').filter({ hasText: 'rate_limit_exceeded' });
+    await expect(table).toHaveCount(1);
+    // A table for assistive technology either way: its roles are explicit.
+    await expect(table.getByRole('columnheader', { name: 'Status' })).toHaveCount(1);
+    const row = table.getByRole('row').filter({ hasText: 'rate_limit_exceeded' });
+    await expect(row.getByRole('cell').first()).toHaveText('429');
+    const frame = await table.evaluate((element) => ({ scroll: element.scrollWidth - element.clientWidth }));
+    const header = table.locator('thead');
+    const label = await row
+      .getByRole('cell')
+      .first()
+      .evaluate((cell) => getComputedStyle(cell, '::before').content);
+    if ((viewport?.width ?? 1280) < 640) {
+      // Each value under its column's name; nothing scrolls sideways, the table or the page.
+      expect(label).toBe('"Status"');
+      await expect(header).not.toBeInViewport();
+      expect(frame.scroll).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      const [status, type] = await row
+        .getByRole('cell')
+        .evaluateAll((cells) => cells.slice(0, 2).map((cell) => cell.getBoundingClientRect()));
+      // Stacked: the type sits below the status, not beside it.
+      expect(type?.top ?? 0).toBeGreaterThanOrEqual((status?.bottom ?? 0) - 1);
+    } else {
+      expect(label).toBe('none');
+      await expect(header).toBeVisible();
     }
   });
 

@@ -64,8 +64,34 @@ describe('compileDocsPage', () => {
     const html = page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
     expect(html).toContain('<a href="/docs/chat">link</a>');
     expect(html).toContain('<h2 id="first-part"><a class="docs-anchor" href="#first-part">First part</a></h2>');
-    expect(html).toContain('<div class="docs-table"><table>');
+    expect(html).toContain('<div class="docs-table docs-table-stack"><table role="table">');
     for (const plan of PLANS) expect(html).toContain(plan.name);
+  });
+
+  it('labels every cell of a wide table with its column, for the stacked phone layout', async () => {
+    const source = [
+      '---',
+      'title: T',
+      '---',
+      '| Status | `type` | Say "hi" & \'go\' |',
+      '| ---: | --- | --- |',
+      '| 400 | `invalid_request_error` | **Fix** it |',
+      '',
+      '| Field | Meaning |',
+      '| --- | --- |',
+      '| `a` | b |',
+    ].join('\n');
+    const page = await compileDocsPage('t', source);
+    const html = page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
+    const [wide = '', narrow = ''] = html.split('</table>');
+    expect(wide).toContain('<div class="docs-table docs-table-stack">');
+    expect(wide).toContain('<th role="columnheader" scope="col" style="text-align:right">Status</th>');
+    expect(wide).toContain('<td role="cell" data-label="Status" style="text-align:right">400</td>');
+    expect(wide).toContain('<td role="cell" data-label="type"><code>invalid_request_error</code></td>');
+    // The label is the header's text, escaped for an attribute.
+    expect(wide).toContain(`<td role="cell" data-label="Say &quot;hi&quot; &amp; 'go'"><strong>Fix</strong> it</td>`);
+    // Two columns fit a phone: no stacking.
+    expect(narrow).toContain('<div class="docs-table"><table role="table">');
   });
 
   it('refuses a page without a title and an unknown fragment', async () => {

@@ -76,6 +76,40 @@ const stripTags = (html: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'");
 
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const alignAttribute = (align: Tokens.TableCell['align']) => (align ? ` style="text-align:${align}"` : '');
+
+/** Tables of this many columns or more become one card per row on a phone (docs.css): they cannot fit 375 px. */
+export const STACKED_TABLE_COLUMNS = 3;
+
+/**
+ * A GFM table, in a scrolling frame. A wide table also carries each cell's column name
+ * (`data-label`), so on a narrow screen every row reads as a card of label and value instead of
+ * a table scrolled sideways; the explicit roles keep it a table for screen readers when CSS
+ * changes its display.
+ */
+function tableHtml(token: Tokens.Table, inline: (tokens: Token[]) => string): string {
+  const labels = token.header.map((cell) => stripTags(inline(cell.tokens)).trim());
+  const head = token.header
+    .map((cell) => `<th role="columnheader" scope="col"${alignAttribute(cell.align)}>${inline(cell.tokens)}</th>`)
+    .join('');
+  const rows = token.rows
+    .map((row) => {
+      const cells = row.map(
+        (cell, index) =>
+          `<td role="cell" data-label="${escapeAttribute(labels[index] ?? '')}"${alignAttribute(cell.align)}>${inline(cell.tokens)}</td>`,
+      );
+      return `<tr role="row">${cells.join('')}</tr>`;
+    })
+    .join('\n');
+  const stacked = token.header.length >= STACKED_TABLE_COLUMNS ? ' docs-table-stack' : '';
+  return (
+    `<div class="docs-table${stacked}"><table role="table">` +
+    `<thead role="rowgroup"><tr role="row">${head}</tr></thead>` +
+    `<tbody role="rowgroup">${rows}</tbody></table></div>\n`
+  );
+}
+
 function createRenderer(headings: DocsHeading[]) {
   const used = new Set<string>();
   const marked = new Marked({ gfm: true });
@@ -95,9 +129,8 @@ function createRenderer(headings: DocsHeading[]) {
         const titleAttribute = title ? ` title="${title}"` : '';
         return `<a href="${href}"${titleAttribute}${external ? ' rel="noreferrer" target="_blank"' : ''}>${text}</a>`;
       },
-      table(this: unknown, token: Tokens.Table) {
-        const html = new Marked({ gfm: true }).parser([token]);
-        return `<div class="docs-table">${html}</div>`;
+      table(this: { parser: { parseInline(tokens: Token[]): string } }, token: Tokens.Table) {
+        return tableHtml(token, (tokens) => this.parser.parseInline(tokens));
       },
     },
   });
