@@ -22,7 +22,7 @@ import { registerOpenApi } from './modules/support/openapi.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerBaselineHeaders } from './plugins/security-headers.ts';
 import { registerSessionAuth, requestLogSerializers } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
 import './context.ts';
@@ -91,12 +91,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
 
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
+  registerBaselineHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   await registerSessionAuth(app);
-  registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   registerErrorHandler(app);
   registerMetrics(app, context.metrics, env.METRICS_TOKEN);
   app.setNotFoundHandler((request) => {
