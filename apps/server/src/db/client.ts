@@ -10,6 +10,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Env } from '../config/env.ts';
 import { type EmbeddedClient, PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
@@ -52,7 +53,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return openPglite(options.dataDir, pgliteThread(options.thread ?? 'auto', os.availableParallelism()), options.onFailure);
 }
 
-export type PgliteThreadSetting = 'auto' | 'worker' | 'main';
+/** `PGLITE_THREAD`: the environment schema is its one definition. */
+export type PgliteThreadSetting = Env['PGLITE_THREAD'];
 
 /**
  * `auto`'s choice. On one CPU a worker cannot run beside the request thread: it only adds thread
