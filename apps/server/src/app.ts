@@ -22,7 +22,7 @@ import { registerOpenApi } from './modules/support/openapi.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerBaselineHeaders } from './plugins/security-headers.ts';
+import { registerBaselineHeaders } from './plugins/baseline-headers.ts';
 import { registerSessionAuth, requestLogSerializers } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
 import './context.ts';

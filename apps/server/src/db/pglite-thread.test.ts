@@ -181,11 +181,26 @@ describe('when the worker stops on its own', () => {
     expect(quiet).toEqual([]);
   });
 
+  it('ends by itself once its database has closed: close does not have to terminate it', async () => {
+    const { opened: thread, worker } = await withWorker(async () => {
+      const opened = await PGliteThread.open(undefined);
+      await opened.query('select 1');
+      return opened;
+    });
+    const exitCode = new Promise<number>((resolve) => worker.once('exit', resolve));
+    await thread.close();
+    // A terminated thread exits with 1; one whose event loop emptied, with 0.
+    expect(await exitCode).toBe(0);
+    await expect(thread.query('select 1')).rejects.toThrow(/closed|stopped/);
+  });
+
   it('the app logs it as fatal and calls onFatal (the server then exits with an error)', async () => {
     const onFatal = vi.fn();
     const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_ACCOUNT: 'off', PGLITE_THREAD: 'worker' });
     const { opened: app, worker } = await withWorker(() => buildApp({ env, inMemoryDatabase: true, serveWeb: false, onFatal }));
     try {
+      // Answered: the thread is idle, not inside a WebAssembly call, when it is stopped.
+      expect(await app.context.database.ping()).toBe(true);
       await worker.terminate();
       await vi.waitFor(() => expect(onFatal).toHaveBeenCalledTimes(1));
       expect(await app.context.database.ping()).toBe(false);

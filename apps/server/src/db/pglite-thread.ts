@@ -5,6 +5,9 @@ import type { WorkerAnswer, WorkerCall, WorkerNotice, WorkerQueryOptions } from 
 /** The worker's module: the TypeScript source in development and tests, the bundle's file in production. */
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
+/** How long a thread whose database has closed may take to end by itself before it is terminated. */
+const CLOSE_GRACE_MS = 5_000;
+
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; onNotice?: QueryOptions['onNotice'] };
 type Call = WorkerCall extends infer C ? (C extends WorkerCall ? Omit<C, 'id'> : never) : never;
 
@@ -236,13 +239,28 @@ export class PGliteThread implements EmbeddedClient {
     return result;
   }
 
-  /** Closes the database (PGlite writes out its files) and stops the thread. */
+  /**
+   * Closes the database (PGlite writes out its files) and waits for the thread to end. A thread
+   * whose database closed ends by itself; it is terminated only when the close failed or it has
+   * not ended within CLOSE_GRACE_MS. (Terminating a thread while V8 may still be tiering up its
+   * WebAssembly once aborted a test process, in V8's wasm code bookkeeping.)
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      const worker = this.#worker;
+      if (this.#failure) {
+        await worker.terminate();
+        return;
+      }
+      const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      let grace: NodeJS.Timeout | undefined;
       try {
-        if (!this.#failure) await this.#call({ method: 'close' });
+        await this.#call({ method: 'close' });
+        await Promise.race([ended, new Promise<void>((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
       } finally {
-        await this.#worker.terminate();
+        clearTimeout(grace);
+        // Resolves at once for a thread that has ended.
+        await worker.terminate();
       }
     })();
     return this.#closing;

@@ -148,6 +148,8 @@ async function serve(port: NonNullable<typeof parentPort>, dataDir: string | und
         const transfer =
           result && typeof result === 'object' && 'blob' in result && result.blob instanceof ArrayBuffer ? [result.blob] : [];
         port.postMessage({ id: call.id, result, ...heard } satisfies WorkerAnswer, transfer);
+        // Closed: with its port closed the thread's event loop empties and it ends by itself.
+        if (call.method === 'close') port.close();
       },
       (error: unknown) => port.postMessage({ id: call.id, error: portableError(error), ...heard } satisfies WorkerAnswer),
     );

@@ -80,7 +80,7 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
 const alignAttribute = (align: Tokens.TableCell['align']) => (align ? ` style="text-align:${align}"` : '');
 
 /** Tables of this many columns or more become one card per row on a phone (docs.css): they cannot fit 375 px. */
-export const STACKED_TABLE_COLUMNS = 3;
+const STACKED_TABLE_COLUMNS = 3;
 
 /**
  * A GFM table, in a scrolling frame. A wide table also carries each cell's column name
@@ -89,9 +89,10 @@ export const STACKED_TABLE_COLUMNS = 3;
  * changes its display.
  */
 function tableHtml(token: Tokens.Table, inline: (tokens: Token[]) => string): string {
-  const labels = token.header.map((cell) => stripTags(inline(cell.tokens)).trim());
+  const headings = token.header.map((cell) => inline(cell.tokens));
+  const labels = headings.map((html) => stripTags(html).trim());
   const head = token.header
-    .map((cell) => `<th role="columnheader" scope="col"${alignAttribute(cell.align)}>${inline(cell.tokens)}</th>`)
+    .map((cell, index) => `<th role="columnheader" scope="col"${alignAttribute(cell.align)}>${headings[index]}</th>`)
     .join('');
   const rows = token.rows
     .map((row) => {
