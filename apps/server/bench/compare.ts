@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,4 +88,5 @@ process.stdout.write(
   `${MODE} B/A: median of the rounds' ratios ${median(b.cpu.map((value, index) => value / (a.cpu[index] as number))).toFixed(3)}\n`,
 );
 stopChildren();
+rmSync(scratch, { recursive: true, force: true });
 process.exit(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const MODE = process.env.BENCH_MODE ?? 'json';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 6_000);
-const keysFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'conductor-profile-')), 'keys.json');
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'conductor-profile-'));
+const keysFile = path.join(scratch, 'keys.json');
 pinSelf(1);
 const upstream = await start('upstream', 1, [path.join(here, 'fake-upstream.ts'), '0']);
 const warmupMs = 3_000;
@@ -62,6 +63,7 @@ if (process.env.BENCH_SERIES === '1') {
   }
   process.stdout.write(`${MODE} c=${CONNECTIONS}, µs CPU/req in successive seconds: ${series.join(' ')}\n`);
   stopChildren();
+  rmSync(scratch, { recursive: true, force: true });
   process.exit(0);
 }
 const result = await measure(warmupMs, DURATION_MS);
@@ -71,3 +73,4 @@ process.stdout.write(
 );
 await new Promise((resolve) => setTimeout(resolve, 1_000));
 stopChildren();
+rmSync(scratch, { recursive: true, force: true });
