@@ -242,8 +242,8 @@ export class PGliteThread implements EmbeddedClient {
   /**
    * Closes the database (PGlite writes out its files) and waits for the thread to end. A thread
    * whose database closed ends by itself; it is terminated only when the close failed or it has
-   * not ended within CLOSE_GRACE_MS. (Terminating a thread while V8 may still be tiering up its
-   * WebAssembly once aborted a test process, in V8's wasm code bookkeeping.)
+   * not ended within CLOSE_GRACE_MS. (Terminating the thread once aborted a test process inside
+   * V8: a failed check while freeing the thread's WebAssembly code.)
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
