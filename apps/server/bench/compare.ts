@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody, runLoad } from './load.ts';
-import { cpuSeconds, pinSelf, start, stopChildren } from './processes.ts';
+import { cpuSeconds, pinSelf, scratchDirectory, start, stopChildren } from './processes.ts';
 
 /**
  * A/B of two builds of the gateway on this host: the gateway server of another checkout
@@ -25,7 +24,7 @@ const MODE = process.env.BENCH_MODE === 'stream' ? 'stream' : 'json';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 2_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const scratch = mkdtempSync(path.join(os.tmpdir(), 'conductor-compare-'));
+const scratch = scratchDirectory('conductor-compare-');
 
 pinSelf(1);
 const upstream = await start('upstream', 1, [path.join(here, 'fake-upstream.ts'), '0']);
@@ -88,5 +87,4 @@ process.stdout.write(
   `${MODE} B/A: median of the rounds' ratios ${median(b.cpu.map((value, index) => value / (a.cpu[index] as number))).toFixed(3)}\n`,
 );
 stopChildren();
-rmSync(scratch, { recursive: true, force: true });
 process.exit(0);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ export const cores = os.availableParallelism();
 export const canPin = cores >= 2 && safeExec('taskset', ['--version']) !== undefined;
 const CLOCK_TICKS = Number(safeExec('getconf', ['CLK_TCK']) ?? 100) || 100;
 const children: ChildProcess[] = [];
+const scratchDirectories: string[] = [];
 
 function safeExec(command: string, args: string[]): string | undefined {
   try {
@@ -86,6 +87,14 @@ export function cpuSeconds(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
+/** A temporary directory for a benchmark script's own files (the servers' API keys), removed by stopChildren. */
+export function scratchDirectory(prefix: string): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratchDirectories.push(directory);
+  return directory;
+}
+
 export function stopChildren(): void {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  for (const directory of scratchDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
 }

@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody, runLoad } from './load.ts';
-import { cpuSeconds, pinSelf, start, stopChildren } from './processes.ts';
+import { cpuSeconds, pinSelf, scratchDirectory, start, stopChildren } from './processes.ts';
 
 /**
  * Profiling aid: the fake upstream and Conductor's gateway server (pinned as in `run.ts`), a
@@ -17,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const MODE = process.env.BENCH_MODE ?? 'json';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 6_000);
-const scratch = mkdtempSync(path.join(os.tmpdir(), 'conductor-profile-'));
+const scratch = scratchDirectory('conductor-profile-');
 const keysFile = path.join(scratch, 'keys.json');
 pinSelf(1);
 const upstream = await start('upstream', 1, [path.join(here, 'fake-upstream.ts'), '0']);
@@ -63,7 +62,6 @@ if (process.env.BENCH_SERIES === '1') {
   }
   process.stdout.write(`${MODE} c=${CONNECTIONS}, µs CPU/req in successive seconds: ${series.join(' ')}\n`);
   stopChildren();
-  rmSync(scratch, { recursive: true, force: true });
   process.exit(0);
 }
 const result = await measure(warmupMs, DURATION_MS);
@@ -73,4 +71,3 @@ process.stdout.write(
 );
 await new Promise((resolve) => setTimeout(resolve, 1_000));
 stopChildren();
-rmSync(scratch, { recursive: true, force: true });

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { chatBody, type LoadResult, percentile, runLoad } from './load.ts';
-import { canPin, cores, cpuSeconds, freePort, pinSelf, start, stopChildren } from './processes.ts';
+import { canPin, cores, cpuSeconds, freePort, pinSelf, scratchDirectory, start, stopChildren } from './processes.ts';
 import { printReport, type Sample, type TargetName } from './report.ts';
 
 /**
@@ -101,7 +100,7 @@ function dbCpuBetween(before: Map<number, number> | undefined, after: Map<number
 async function main(): Promise<void> {
   if (canPin) pinSelf(1);
   else process.stdout.write(`warning: ${cores} core(s) or no taskset: processes are not pinned, figures are less meaningful\n`);
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'conductor-bench-run-'));
+  const scratch = scratchDirectory('conductor-bench-run-');
   const keysFile = path.join(scratch, 'keys.json');
 
   const upstream = await start('upstream', 1, [path.join(here, 'fake-upstream.ts'), '0']);
@@ -226,7 +225,6 @@ async function main(): Promise<void> {
     }
   }
   printReport(samples, CONNECTIONS);
-  rmSync(scratch, { recursive: true, force: true });
   stopChildren();
   await new Promise((resolve) => setTimeout(resolve, 500));
   await database?.drop();
