@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp', `test-${process.pid}`);
@@ -22,6 +23,17 @@ interface SuiteResult {
   skipped: number;
 }
 const results: SuiteResult[] = [];
+/** Failed tests by name, repeated after the totals: CI logs keep only their tail. */
+const failures: string[] = [];
+
+/** The first line of an error message, short enough for a summary (ANSI colours stripped). */
+function firstLine(message: string | undefined): string {
+  const line =
+    stripVTControlCharacters(message ?? '')
+      .trim()
+      .split('\n')[0] ?? '';
+  return line.length > 240 ? `${line.slice(0, 240)}…` : line;
+}
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -59,8 +71,22 @@ function vitestSuite(name: string, args: string[], env: Record<string, string> =
     numFailedTests: number;
     numPendingTests: number;
     numTodoTests: number;
-    testResults: { status: string; assertionResults: unknown[] }[];
+    testResults: {
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+    }[];
   };
+  for (const file of report.testResults) {
+    const where = path.relative(root, file.name);
+    for (const test of file.assertionResults) {
+      if (test.status === 'failed') failures.push(`${name}: ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === 'failed' && file.assertionResults.length === 0) {
+      failures.push(`${name}: ${where} did not load: ${firstLine(file.message)}`);
+    }
+  }
   // A test file that failed to load has no assertion results: count it as a failure.
   const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
   const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
@@ -76,13 +102,39 @@ function playwrightSuite(): void {
     results.push({ name: 'e2e', passed: 0, failed: 1, skipped: 0 });
     return;
   }
-  const report = JSON.parse(readFileSync(output, 'utf8')) as {
-    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-    errors?: unknown[];
-  };
+  const report = JSON.parse(readFileSync(output, 'utf8')) as PlaywrightReport;
+  collectPlaywrightFailures(report.suites ?? [], []);
+  for (const error of report.errors ?? []) failures.push(`e2e: ${firstLine(error.message)}`);
   const errors = report.errors?.length ?? 0;
   const failed = report.stats.unexpected + errors + (status !== 0 && report.stats.unexpected + errors === 0 ? 1 : 0);
   results.push({ name: 'e2e', passed: report.stats.expected + report.stats.flaky, failed, skipped: report.stats.skipped });
+}
+
+interface PlaywrightSuite {
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string }[] }[];
+}
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors?: { message?: string }[];
+  suites?: PlaywrightSuite[];
+}
+
+function collectPlaywrightFailures(suites: PlaywrightSuite[], titles: string[]): void {
+  for (const suite of suites) {
+    const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status === 'unexpected') {
+          failures.push(`e2e [${test.projectName}]: ${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')}`);
+        } else if (test.status === 'flaky') {
+          failures.push(`e2e [${test.projectName}] (passed on retry): ${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')}`);
+        }
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? [], inner);
+  }
 }
 
 function check(name: string, script: string): void {
@@ -115,6 +167,11 @@ const total = results.reduce(
   { passed: 0, failed: 0, skipped: 0 },
 );
 process.stdout.write('\n');
+if (failures.length > 0) {
+  process.stdout.write('Failed (or passed only on retry):\n');
+  for (const line of failures) process.stdout.write(`  ${line}\n`);
+  process.stdout.write('\n');
+}
 for (const suite of results) {
   process.stdout.write(`  ${suite.name.padEnd(10)} ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped\n`);
 }

@@ -28,6 +28,7 @@ test.describe('company and legal pages', () => {
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `https://conductor.dev${entry.path}`);
       const main = page.getByRole('main');
       await expect(main).toContainText(entry.content);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a reader sees it, is what is counted
       const words = (await main.innerText()).split(/\s+/).filter(Boolean).length;
       expect(words, 'a real page, not a placeholder').toBeGreaterThan(entry.path === '/contact' ? 60 : 150);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);

@@ -44,6 +44,7 @@ export const HOSTILE_STRINGS = [
   '<script>alert(1)</script>',
   '"><img src=x onerror=alert(1)>',
   'javascript:alert(1)',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as these literal characters
   '{{7*7}}${7*7}',
   '../../../../etc/passwd',
   '\u0000\u0001\u0002',
@@ -51,5 +52,5 @@ export const HOSTILE_STRINGS = [
   'A'.repeat(100_000),
   '😀'.repeat(1000),
   '%00%2e%2e%2f',
-  'cc_live_sk_' + 'x'.repeat(43),
+  `cc_live_sk_${'x'.repeat(43)}`,
 ];
