@@ -51,32 +51,54 @@ function FieldTable({ title, fields }: { title: string; fields: ApiField[] }) {
   return (
     <div className="mt-6">
       <h4 className="text-sm font-semibold">{title}</h4>
-      <div className="docs-table mt-2">
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Description</th>
+      {/* One card per field on a phone, like the guides' wide tables (docs.css). */}
+      {/* biome-ignore-start lint/a11y/noRedundantRoles: the cards change the display, the explicit roles keep it a table for screen readers */}
+      <div className="docs-table docs-table-stack mt-2">
+        <table role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th role="columnheader" scope="col">
+                Name
+              </th>
+              <th role="columnheader" scope="col">
+                Type
+              </th>
+              <th role="columnheader" scope="col">
+                Description
+              </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {fields.map((field) => (
-              <tr key={`${field.location}-${field.name}`}>
-                <td className="whitespace-nowrap">
+              <tr key={`${field.location}-${field.name}`} role="row">
+                <td role="cell" data-label="Name" className="whitespace-nowrap">
                   <code>{field.name}</code>
-                  {field.required && <span className="ml-1.5 text-xs text-danger">required</span>}
-                  {field.location !== 'body' && <span className="ml-1.5 text-xs text-muted-foreground">{field.location}</span>}
+                  {/* A space, not only a margin, so a screen reader says "model required", not "modelrequired". */}
+                  {field.required && (
+                    <>
+                      {' '}
+                      <span className="ml-0.5 text-xs text-danger">required</span>
+                    </>
+                  )}
+                  {field.location !== 'body' && (
+                    <>
+                      {' '}
+                      <span className="ml-0.5 text-xs text-muted-foreground">{field.location}</span>
+                    </>
+                  )}
                 </td>
-                <td>
+                <td role="cell" data-label="Type">
                   <code className="break-words">{field.type}</code>
                 </td>
-                <td className="text-muted-foreground">{field.description ? <WithCode text={field.description} /> : '—'}</td>
+                <td role="cell" data-label="Description" className="text-muted-foreground">
+                  {field.description ? <WithCode text={field.description} /> : '—'}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {/* biome-ignore-end lint/a11y/noRedundantRoles: see above */}
     </div>
   );
 }

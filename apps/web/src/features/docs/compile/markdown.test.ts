@@ -94,6 +94,26 @@ describe('compileDocsPage', () => {
     expect(narrow).toContain('<div class="docs-table"><table role="table">');
   });
 
+  it('lets code that holds spaces wrap in a table cell, and keeps an identifier whole', async () => {
+    const source = [
+      '---',
+      'title: T',
+      '---',
+      '| Header | Example |',
+      '| --- | --- |',
+      '| `x-route` | `fallback (header); openai/gpt-4o=503` |',
+    ].join('\n');
+    const page = await compileDocsPage('t', source);
+    const html = page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
+    expect(html).toContain('<td role="cell" data-label="Header"><code>x-route</code></td>');
+    expect(html).toContain(
+      '<td role="cell" data-label="Example"><code class="docs-code-phrase">fallback (header); openai/gpt-4o=503</code></td>',
+    );
+    // Prose code is left alone.
+    const prose = await compileDocsPage('t', '---\ntitle: T\n---\nSay `a b` here.\n');
+    expect(prose.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('')).toContain('<code>a b</code>');
+  });
+
   it('refuses a page without a title and an unknown fragment', async () => {
     await expect(compileDocsPage('x', 'No front matter')).rejects.toThrow('front matter needs a title');
     await expect(compileDocsPage('x', '---\ntitle: X\n---\n{{nope}}\n')).rejects.toThrow('unknown docs fragment');

@@ -83,6 +83,14 @@ const alignAttribute = (align: Tokens.TableCell['align']) => (align ? ` style="t
 const STACKED_TABLE_COLUMNS = 3;
 
 /**
+ * Code in a table cell stays on one line (docs.css), so `claude-3-5-sonnet` never breaks at a
+ * hyphen; code that holds spaces, a whole example value, may wrap at them instead.
+ */
+function tableCellHtml(html: string): string {
+  return html.replace(/<code>([^<]* [^<]*)<\/code>/g, '<code class="docs-code-phrase">$1</code>');
+}
+
+/**
  * A GFM table, in a scrolling frame. A wide table also carries each cell's column name
  * (`data-label`), so on a narrow screen every row reads as a card of label and value instead of
  * a table scrolled sideways; the explicit roles keep it a table for screen readers when CSS
@@ -98,7 +106,7 @@ function tableHtml(token: Tokens.Table, inline: (tokens: Token[]) => string): st
     .map((row) => {
       const cells = row.map(
         (cell, index) =>
-          `<td role="cell" data-label="${escapeAttribute(labels[index] ?? '')}"${alignAttribute(cell.align)}>${inline(cell.tokens)}</td>`,
+          `<td role="cell" data-label="${escapeAttribute(labels[index] ?? '')}"${alignAttribute(cell.align)}>${tableCellHtml(inline(cell.tokens))}</td>`,
       );
       return `<tr role="row">${cells.join('')}</tr>`;
     })
