@@ -67,9 +67,12 @@ describe('gateway authentication', () => {
   });
 
   it('refuses a key that expires while cached', async () => {
-    const { key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test', expiresAt: new Date(Date.now() + 400) });
+    // Room for a busy host to create the account and make the first call before the expiry.
+    const expiresAt = new Date(Date.now() + 2_000);
+    const { key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test', expiresAt });
     expect((await post(`Bearer ${key}`)).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // Past the expiry, still well inside the cache's 5 s life: the cached entry must not be trusted.
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
     expect((await post(`Bearer ${key}`)).json().error.code).toBe('api_key_expired');
   });
 

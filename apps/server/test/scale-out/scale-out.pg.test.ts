@@ -281,8 +281,14 @@ describe('two instances on one PostgreSQL and Redis', () => {
       on(client, b).post('/v1/chat/completions', { model: 'gpt-4o-mini', messages }, { authorization: `Bearer ${created.key}` });
     expect((await callB()).status).toBe(200); // now cached on B
     expect((await on(client, a).request(`/api/v1/api-keys/${created.apiKey.id}`, { method: 'DELETE' })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the invalidation travels through Redis pub/sub
-    const refused = await callB();
+    // The invalidation travels through Redis pub/sub: B refuses the key as soon as it arrives, well
+    // before its cache entry would expire by itself (5 s). A busy host may take more than a few ms.
+    const revokedAt = Date.now();
+    let refused = await callB();
+    while (refused.status === 200 && Date.now() - revokedAt < 2_000) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      refused = await callB();
+    }
     expect(refused.status).toBe(401);
     expect(refused.json<{ error: { code: string } }>().error.code).toBe('api_key_revoked');
   });

@@ -208,7 +208,11 @@ describe('secrets never reach the logs (server process, LOG_LEVEL=trace)', () =>
     expect((await browser.post('/api/v1/auth/logout')).status).toBe(200);
     browser.close();
 
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the last lines reach the pipe
+    // The last lines reach the pipe: wait until every incoming request has its completion line.
+    const logged = (message: string) => jsonLines(server.output).filter((line) => line.msg === message).length;
+    for (let waited = 0; waited < 5_000 && logged('request completed') < logged('incoming request'); waited += 25) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     const lines = server.output;
     const parsed = jsonLines(lines);
     // Structured JSON, a request id on every request's lines; e-mail went out over SMTP, not to the log.
