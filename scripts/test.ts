@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
+import { type PlaywrightReport, playwrightSummary, type VitestReport, vitestSummary } from './test-reports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp', `test-${process.pid}`);
@@ -25,15 +25,6 @@ interface SuiteResult {
 const results: SuiteResult[] = [];
 /** Failed tests by name, repeated after the totals: CI logs keep only their tail. */
 const failures: string[] = [];
-
-/** The first line of an error message, short enough for a summary (ANSI colours stripped). */
-function firstLine(message: string | undefined): string {
-  const line =
-    stripVTControlCharacters(message ?? '')
-      .trim()
-      .split('\n')[0] ?? '';
-  return line.length > 240 ? `${line.slice(0, 240)}…` : line;
-}
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -64,33 +55,12 @@ function vitestSuite(name: string, args: string[], env: Record<string, string> =
   const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`, ...args], env);
   if (!existsSync(output)) {
     results.push({ name, passed: 0, failed: 1, skipped: 0 });
+    failures.push(`${name}: vitest wrote no report (exit status ${status})`);
     return;
   }
-  const report = JSON.parse(readFileSync(output, 'utf8')) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-    testResults: {
-      name: string;
-      status: string;
-      message?: string;
-      assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
-    }[];
-  };
-  for (const file of report.testResults) {
-    const where = path.relative(root, file.name);
-    for (const test of file.assertionResults) {
-      if (test.status === 'failed') failures.push(`${name}: ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    }
-    if (file.status === 'failed' && file.assertionResults.length === 0) {
-      failures.push(`${name}: ${where} did not load: ${firstLine(file.message)}`);
-    }
-  }
-  // A test file that failed to load has no assertion results: count it as a failure.
-  const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
-  const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
-  results.push({ name, passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests });
+  const summary = vitestSummary(name, JSON.parse(readFileSync(output, 'utf8')) as VitestReport, status, root);
+  results.push({ name, passed: summary.passed, failed: summary.failed, skipped: summary.skipped });
+  failures.push(...summary.failures);
 }
 
 function playwrightSuite(): void {
@@ -100,47 +70,19 @@ function playwrightSuite(): void {
   });
   if (!existsSync(output)) {
     results.push({ name: 'e2e', passed: 0, failed: 1, skipped: 0 });
+    failures.push(`e2e: Playwright wrote no report (exit status ${status})`);
     return;
   }
-  const report = JSON.parse(readFileSync(output, 'utf8')) as PlaywrightReport;
-  collectPlaywrightFailures(report.suites ?? [], []);
-  for (const error of report.errors ?? []) failures.push(`e2e: ${firstLine(error.message)}`);
-  const errors = report.errors?.length ?? 0;
-  const failed = report.stats.unexpected + errors + (status !== 0 && report.stats.unexpected + errors === 0 ? 1 : 0);
-  results.push({ name: 'e2e', passed: report.stats.expected + report.stats.flaky, failed, skipped: report.stats.skipped });
-}
-
-interface PlaywrightSuite {
-  title: string;
-  suites?: PlaywrightSuite[];
-  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string }[] }[];
-}
-interface PlaywrightReport {
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  errors?: { message?: string }[];
-  suites?: PlaywrightSuite[];
-}
-
-function collectPlaywrightFailures(suites: PlaywrightSuite[], titles: string[]): void {
-  for (const suite of suites) {
-    const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) {
-        if (test.status === 'unexpected') {
-          failures.push(`e2e [${test.projectName}]: ${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')}`);
-        } else if (test.status === 'flaky') {
-          failures.push(`e2e [${test.projectName}] (passed on retry): ${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')}`);
-        }
-      }
-    }
-    collectPlaywrightFailures(suite.suites ?? [], inner);
-  }
+  const summary = playwrightSummary(JSON.parse(readFileSync(output, 'utf8')) as PlaywrightReport, status);
+  results.push({ name: 'e2e', passed: summary.passed, failed: summary.failed, skipped: summary.skipped });
+  failures.push(...summary.failures);
 }
 
 function check(name: string, script: string): void {
   process.stdout.write(`\n== ${name} ==\n`);
   const status = run('npm', ['run', '--silent', script]);
   results.push({ name, passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 });
+  if (status !== 0) failures.push(`${name}: \`npm run ${script}\` exited with status ${status}`);
 }
 
 ensureChromium();
@@ -149,6 +91,7 @@ check('typecheck', 'typecheck');
 process.stdout.write('\n== Building the web app ==\n');
 if (run('npm', ['run', 'build', '-w', '@conductor/web']) !== 0) {
   results.push({ name: 'build', passed: 0, failed: 1, skipped: 0 });
+  failures.push('build: the web app did not build, so no tests ran');
 } else {
   process.stdout.write('\n== Unit, component and server tests (embedded PGlite) ==\n');
   vitestSuite('unit', []);
@@ -168,7 +111,7 @@ const total = results.reduce(
 );
 process.stdout.write('\n');
 if (failures.length > 0) {
-  process.stdout.write('Failed (or passed only on retry):\n');
+  process.stdout.write('Failed:\n');
   for (const line of failures) process.stdout.write(`  ${line}\n`);
   process.stdout.write('\n');
 }

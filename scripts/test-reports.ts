@@ -1,0 +1,106 @@
+/**
+ * Reading the JSON reports of vitest and Playwright for `npm test`: each suite's counts, and every
+ * failed test by name with the first line of its error, printed again after the totals because a
+ * CI log is often kept only by its tail.
+ */
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+
+export interface SuiteSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** One line per failed test (or file that did not load, or run-level error). */
+  failures: string[];
+}
+
+export interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
+}
+
+interface PlaywrightSuite {
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string }[] }[];
+}
+
+export interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors?: { message?: string }[];
+  suites?: PlaywrightSuite[];
+}
+
+/** The first line of an error message, short enough for a summary (ANSI colours stripped). */
+export function firstLine(message: string | undefined): string {
+  const line =
+    stripVTControlCharacters(message ?? '')
+      .trim()
+      .split('\n')[0] ?? '';
+  return line.length > 240 ? `${line.slice(0, 240)}…` : line;
+}
+
+/**
+ * A vitest run's counts. A test file that failed to load has no results: it counts as a failure,
+ * and so does a run that exited non-zero with nothing failed in its report.
+ */
+export function vitestSummary(name: string, report: VitestReport, exitStatus: number, root: string): SuiteSummary {
+  const failures: string[] = [];
+  let brokenFiles = 0;
+  for (const file of report.testResults) {
+    const where = path.relative(root, file.name);
+    for (const test of file.assertionResults) {
+      if (test.status === 'failed') failures.push(`${name}: ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === 'failed' && file.assertionResults.length === 0) {
+      brokenFiles += 1;
+      failures.push(`${name}: ${where} did not load: ${firstLine(file.message)}`);
+    }
+  }
+  const counted = report.numFailedTests + brokenFiles;
+  if (exitStatus !== 0 && counted === 0) failures.push(`${name}: vitest exited with status ${exitStatus}`);
+  return {
+    passed: report.numPassedTests,
+    failed: counted + (exitStatus !== 0 && counted === 0 ? 1 : 0),
+    skipped: report.numPendingTests + report.numTodoTests,
+    failures,
+  };
+}
+
+/** A Playwright run's counts; a test that passed only on a retry is named too (and counts as passed). */
+export function playwrightSummary(report: PlaywrightReport, exitStatus: number): SuiteSummary {
+  const failures: string[] = [];
+  const visit = (suites: PlaywrightSuite[], titles: string[]) => {
+    for (const suite of suites) {
+      // The outermost suite of a file is titled with the file's path, which each line names already.
+      const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+      for (const spec of suite.specs ?? []) {
+        const title = `${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')}`;
+        for (const test of spec.tests) {
+          if (test.status === 'unexpected') failures.push(`e2e [${test.projectName}]: ${title}`);
+          else if (test.status === 'flaky') failures.push(`e2e [${test.projectName}] (passed on retry): ${title}`);
+        }
+      }
+      visit(suite.suites ?? [], inner);
+    }
+  };
+  visit(report.suites ?? [], []);
+  const errors = report.errors ?? [];
+  for (const error of errors) failures.push(`e2e: ${firstLine(error.message)}`);
+  const counted = report.stats.unexpected + errors.length;
+  if (exitStatus !== 0 && counted === 0) failures.push(`e2e: Playwright exited with status ${exitStatus}`);
+  return {
+    passed: report.stats.expected + report.stats.flaky,
+    failed: counted + (exitStatus !== 0 && counted === 0 ? 1 : 0),
+    skipped: report.stats.skipped,
+    failures,
+  };
+}
