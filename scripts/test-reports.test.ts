@@ -77,6 +77,29 @@ describe('vitestSummary', () => {
     expect(summary).toMatchObject({ passed: 5, failed: 1, failures: ['unit: vitest exited with status 1'] });
     expect(vitestSummary('unit', vitest({ numPassedTests: 5 }), 0, '/repo')).toMatchObject({ failed: 0, failures: [] });
   });
+
+  it('names the tests a crashed test process left unfinished', () => {
+    const report = vitest({
+      numPassedTests: 1,
+      numPendingTests: 1,
+      testResults: [
+        {
+          name: '/repo/apps/server/src/db/t.test.ts',
+          status: 'passed',
+          assertionResults: [
+            { status: 'passed', fullName: 'first' },
+            { status: 'pending', fullName: 'second' },
+          ],
+        },
+      ],
+    });
+    expect(vitestSummary('postgres', report, 1, '/repo').failures).toEqual([
+      'postgres: vitest exited with status 1',
+      'postgres: did not finish (skipped, or its process died): apps/server/src/db/t.test.ts › second',
+    ]);
+    // After a clean exit a pending test is only a skipped one.
+    expect(vitestSummary('postgres', report, 0, '/repo')).toMatchObject({ failed: 0, skipped: 1, failures: [] });
+  });
 });
 
 describe('playwrightSummary', () => {

@@ -66,7 +66,16 @@ export function vitestSummary(name: string, report: VitestReport, exitStatus: nu
     }
   }
   const counted = report.numFailedTests + brokenFiles;
-  if (exitStatus !== 0 && counted === 0) failures.push(`${name}: vitest exited with status ${exitStatus}`);
+  if (exitStatus !== 0 && counted === 0) {
+    failures.push(`${name}: vitest exited with status ${exitStatus}`);
+    // A test process that died (a native crash) leaves its file's remaining tests pending.
+    for (const file of report.testResults) {
+      for (const test of file.assertionResults) {
+        if (test.status === 'pending')
+          failures.push(`${name}: did not finish (skipped, or its process died): ${path.relative(root, file.name)} › ${test.fullName}`);
+      }
+    }
+  }
   return {
     passed: report.numPassedTests,
     failed: counted + (exitStatus !== 0 && counted === 0 ? 1 : 0),

@@ -242,8 +242,9 @@ export class PGliteThread implements EmbeddedClient {
   /**
    * Closes the database (PGlite writes out its files) and waits for the thread to end. A thread
    * whose database closed ends by itself; it is terminated only when the close failed or it has
-   * not ended within CLOSE_GRACE_MS. (Terminating the thread once aborted a test process inside
-   * V8: a failed check while freeing the thread's WebAssembly code.)
+   * not ended within CLOSE_GRACE_MS. (Terminating a thread that is busy in WebAssembly can abort
+   * the process inside V8, a failed check while freeing its WebAssembly code, reported upstream as
+   * nodejs/node#64500; our tests hit it twice, both times terminating the thread mid-query.)
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
