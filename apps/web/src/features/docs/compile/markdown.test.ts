@@ -3,6 +3,10 @@ import { PLANS } from '@conductor/shared';
 import { describe, expect, it } from 'vitest';
 import { compileDocsPage, parseFenceInfo, slugify } from './markdown';
 
+/** The page's prose blocks as one HTML string. */
+const htmlOf = (page: Awaited<ReturnType<typeof compileDocsPage>>) =>
+  page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
+
 const PAGE = `---
 title: Example
 description: An example page.
@@ -60,8 +64,7 @@ describe('compileDocsPage', () => {
   });
 
   it('renders prose as HTML with anchored headings and the plans table from the shared constants', async () => {
-    const page = await compileDocsPage('example', PAGE);
-    const html = page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
+    const html = htmlOf(await compileDocsPage('example', PAGE));
     expect(html).toContain('<a href="/docs/chat">link</a>');
     expect(html).toContain('<h2 id="first-part"><a class="docs-anchor" href="#first-part">First part</a></h2>');
     expect(html).toContain('<div class="docs-table docs-table-stack"><table role="table">');
@@ -81,8 +84,7 @@ describe('compileDocsPage', () => {
       '| --- | --- |',
       '| `a` | b |',
     ].join('\n');
-    const page = await compileDocsPage('t', source);
-    const html = page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
+    const html = htmlOf(await compileDocsPage('t', source));
     const [wide = '', narrow = ''] = html.split('</table>');
     expect(wide).toContain('<div class="docs-table docs-table-stack">');
     expect(wide).toContain('<th role="columnheader" scope="col" style="text-align:right">Status</th>');
@@ -103,15 +105,13 @@ describe('compileDocsPage', () => {
       '| --- | --- |',
       '| `x-route` | `fallback (header); openai/gpt-4o=503` |',
     ].join('\n');
-    const page = await compileDocsPage('t', source);
-    const html = page.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('');
+    const html = htmlOf(await compileDocsPage('t', source));
     expect(html).toContain('<td role="cell" data-label="Header"><code>x-route</code></td>');
     expect(html).toContain(
       '<td role="cell" data-label="Example"><code class="docs-code-phrase">fallback (header); openai/gpt-4o=503</code></td>',
     );
     // Prose code is left alone.
-    const prose = await compileDocsPage('t', '---\ntitle: T\n---\nSay `a b` here.\n');
-    expect(prose.blocks.flatMap((block) => (block.kind === 'html' ? [block.html] : [])).join('')).toContain('<code>a b</code>');
+    expect(htmlOf(await compileDocsPage('t', '---\ntitle: T\n---\nSay `a b` here.\n'))).toContain('<code>a b</code>');
   });
 
   it('refuses a page without a title and an unknown fragment', async () => {
