@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type PlaywrightReport, playwrightSummary, type VitestReport, vitestSummary } from './test-reports.ts';
 
@@ -65,9 +66,13 @@ function vitestSuite(name: string, args: string[], env: Record<string, string> =
 
 function playwrightSuite(): void {
   const output = path.join(tmp, 'playwright.json');
+  // The two servers' data directories (playwright.config.ts), removed once they have stopped.
+  const dataDir = path.join(os.tmpdir(), `conductor-e2e-${process.pid}`);
   const status = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: output,
+    E2E_DATA_DIR: dataDir,
   });
+  for (const directory of [dataDir, `${dataDir}-waitlist`]) rmSync(directory, { recursive: true, force: true });
   if (!existsSync(output)) {
     results.push({ name: 'e2e', passed: 0, failed: 1, skipped: 0 });
     failures.push(`e2e: Playwright wrote no report (exit status ${status})`);

@@ -10,7 +10,7 @@
  * from the developer's shell (provider keys, DATABASE_URL) leaks into a test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,7 +95,12 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   if (pid === undefined) throw new Error('the server process did not start');
   const output: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      // A data directory made here is this process's alone: it goes with it (a caller that
+      // restarts a server on the same files passes its own and removes it itself).
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, signal });
+    }),
   );
   const collect = (stream: NodeJS.ReadableStream | null) => {
     let partial = '';
