@@ -69,13 +69,46 @@ describe('vitestSummary', () => {
       '/repo',
     );
     expect(summary.failed).toBe(1);
-    expect(summary.failures).toEqual(['unit: x.test.ts did not load: SyntaxError: bad']);
+    expect(summary.failures).toEqual(['unit: x.test.ts failed outside its tests (loading or a hook): SyntaxError: bad']);
   });
 
   it('counts a non-zero exit with nothing failed in the report as one failure', () => {
     const summary = vitestSummary('unit', vitest({ numPassedTests: 5 }), 1, '/repo');
     expect(summary).toMatchObject({ passed: 5, failed: 1, failures: ['unit: vitest exited with status 1'] });
     expect(vitestSummary('unit', vitest({ numPassedTests: 5 }), 0, '/repo')).toMatchObject({ failed: 0, failures: [] });
+  });
+
+  it('counts and names a file whose hook failed, beside a failed test elsewhere', () => {
+    const summary = vitestSummary(
+      'postgres',
+      vitest({
+        numPassedTests: 1,
+        numFailedTests: 1,
+        testResults: [
+          {
+            name: '/repo/a.test.ts',
+            status: 'failed',
+            message: 'Error: the server did not start (exited)',
+            assertionResults: [{ status: 'skipped', fullName: 'a' }],
+          },
+          {
+            name: '/repo/b.test.ts',
+            status: 'failed',
+            assertionResults: [
+              { status: 'passed', fullName: 'b1' },
+              { status: 'failed', fullName: 'b2', failureMessages: ['Error: no'] },
+            ],
+          },
+        ],
+      }),
+      1,
+      '/repo',
+    );
+    expect(summary).toMatchObject({ passed: 1, failed: 2 });
+    expect(summary.failures).toEqual([
+      'postgres: a.test.ts failed outside its tests (loading or a hook): Error: the server did not start (exited)',
+      'postgres: b.test.ts › b2: Error: no',
+    ]);
   });
 
   it('names the tests a crashed test process left unfinished', () => {
@@ -95,7 +128,7 @@ describe('vitestSummary', () => {
     });
     expect(vitestSummary('postgres', report, 1, '/repo').failures).toEqual([
       'postgres: vitest exited with status 1',
-      'postgres: did not finish (skipped, or its process died): apps/server/src/db/t.test.ts › second',
+      'postgres: did not run to its end: apps/server/src/db/t.test.ts › second',
     ]);
     // After a clean exit a pending test is only a skipped one.
     expect(vitestSummary('postgres', report, 0, '/repo')).toMatchObject({ failed: 0, skipped: 1, failures: [] });

@@ -57,22 +57,26 @@ export function vitestSummary(name: string, report: VitestReport, exitStatus: nu
   let brokenFiles = 0;
   for (const file of report.testResults) {
     const where = path.relative(root, file.name);
+    let failedHere = 0;
     for (const test of file.assertionResults) {
-      if (test.status === 'failed') failures.push(`${name}: ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      if (test.status !== 'failed') continue;
+      failedHere += 1;
+      failures.push(`${name}: ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     }
-    if (file.status === 'failed' && file.assertionResults.length === 0) {
+    // A file that failed with no failed test: it did not load, or a beforeAll/afterAll hook failed.
+    if (file.status === 'failed' && failedHere === 0) {
       brokenFiles += 1;
-      failures.push(`${name}: ${where} did not load: ${firstLine(file.message)}`);
+      failures.push(`${name}: ${where} failed outside its tests (loading or a hook): ${firstLine(file.message)}`);
     }
   }
   const counted = report.numFailedTests + brokenFiles;
-  if (exitStatus !== 0 && counted === 0) {
-    failures.push(`${name}: vitest exited with status ${exitStatus}`);
+  if (exitStatus !== 0) {
+    if (counted === 0) failures.push(`${name}: vitest exited with status ${exitStatus}`);
     // A test process that died (a native crash) leaves its file's remaining tests pending.
     for (const file of report.testResults) {
       for (const test of file.assertionResults) {
         if (test.status === 'pending')
-          failures.push(`${name}: did not finish (skipped, or its process died): ${path.relative(root, file.name)} › ${test.fullName}`);
+          failures.push(`${name}: did not run to its end: ${path.relative(root, file.name)} › ${test.fullName}`);
       }
     }
   }
@@ -87,10 +91,10 @@ export function vitestSummary(name: string, report: VitestReport, exitStatus: nu
 /** A Playwright run's counts; a test that passed only on a retry is named too (and counts as passed). */
 export function playwrightSummary(report: PlaywrightReport, exitStatus: number): SuiteSummary {
   const failures: string[] = [];
-  const visit = (suites: PlaywrightSuite[], titles: string[]) => {
+  const visit = (suites: PlaywrightSuite[], titles: string[], depth: number) => {
     for (const suite of suites) {
-      // The outermost suite of a file is titled with the file's path, which each line names already.
-      const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+      // The outermost suites are the files, titled with the path each line names already.
+      const inner = depth > 0 && suite.title ? [...titles, suite.title] : titles;
       for (const spec of suite.specs ?? []) {
         const title = `${spec.file}:${spec.line} › ${[...inner, spec.title].join(' › ')}`;
         for (const test of spec.tests) {
@@ -98,10 +102,10 @@ export function playwrightSummary(report: PlaywrightReport, exitStatus: number):
           else if (test.status === 'flaky') failures.push(`e2e [${test.projectName}] (passed on retry): ${title}`);
         }
       }
-      visit(suite.suites ?? [], inner);
+      visit(suite.suites ?? [], inner, depth + 1);
     }
   };
-  visit(report.suites ?? [], []);
+  visit(report.suites ?? [], [], 0);
   const errors = report.errors ?? [];
   for (const error of errors) failures.push(`e2e: ${firstLine(error.message)}`);
   const counted = report.stats.unexpected + errors.length;

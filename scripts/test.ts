@@ -67,7 +67,7 @@ function vitestSuite(name: string, args: string[], env: Record<string, string> =
 function playwrightSuite(): void {
   const output = path.join(tmp, 'playwright.json');
   // The two servers' data directories (playwright.config.ts), removed once they have stopped.
-  const dataDir = path.join(os.tmpdir(), `conductor-e2e-${process.pid}`);
+  const dataDir = path.join(os.tmpdir(), `conductor-e2e-${process.pid}-${Date.now()}`);
   const status = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: output,
     E2E_DATA_DIR: dataDir,

@@ -1,4 +1,5 @@
 import { Lock, Unlock } from 'lucide-react';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import reference from 'virtual:docs-api-reference';
 import { DOCS_API_BASE_URL } from '@conductor/shared/constants/api-examples';
@@ -47,14 +48,17 @@ export function MethodBadge({ method }: { method: string }) {
 }
 
 function FieldTable({ title, fields }: { title: string; fields: ApiField[] }) {
+  const titleId = useId();
   if (fields.length === 0) return null;
   return (
     <div className="mt-6">
-      <h4 className="text-sm font-semibold">{title}</h4>
+      <h4 id={titleId} className="text-sm font-semibold">
+        {title}
+      </h4>
       {/* One card per field on a phone, like the guides' wide tables (docs.css). */}
       {/* biome-ignore-start lint/a11y/noRedundantRoles: the cards change the display, the explicit roles keep it a table for screen readers */}
       <div className="docs-table docs-table-stack mt-2">
-        <table role="table">
+        <table role="table" aria-labelledby={titleId}>
           <thead role="rowgroup">
             <tr role="row">
               <th role="columnheader" scope="col">
