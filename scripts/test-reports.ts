@@ -48,44 +48,39 @@ export function firstLine(message: string | undefined): string {
   return line.length > 240 ? `${line.slice(0, 240)}…` : line;
 }
 
+/** A run that exited non-zero with nothing failed in its report counts as one failure, named. */
+function failedCount(counted: number, exitStatus: number, failures: string[], run: string): number {
+  if (exitStatus === 0 || counted > 0) return counted;
+  failures.push(`${run} exited with status ${exitStatus}`);
+  return 1;
+}
+
 /**
- * A vitest run's counts. A test file that failed to load has no results: it counts as a failure,
- * and so does a run that exited non-zero with nothing failed in its report.
+ * A vitest run's counts. A test file that failed outside its tests (it did not load, or a hook
+ * failed) counts as a failure; so does a run that exited non-zero with nothing failed in its report.
  */
 export function vitestSummary(name: string, report: VitestReport, exitStatus: number, root: string): SuiteSummary {
   const failures: string[] = [];
+  // A test process that died (a native crash) leaves its file's remaining tests pending.
+  const unfinished: string[] = [];
   let brokenFiles = 0;
   for (const file of report.testResults) {
     const where = path.relative(root, file.name);
     let failedHere = 0;
     for (const test of file.assertionResults) {
+      if (test.status === 'pending') unfinished.push(`${name}: did not run to its end: ${where} › ${test.fullName}`);
       if (test.status !== 'failed') continue;
       failedHere += 1;
       failures.push(`${name}: ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     }
-    // A file that failed with no failed test: it did not load, or a beforeAll/afterAll hook failed.
     if (file.status === 'failed' && failedHere === 0) {
       brokenFiles += 1;
       failures.push(`${name}: ${where} failed outside its tests (loading or a hook): ${firstLine(file.message)}`);
     }
   }
-  const counted = report.numFailedTests + brokenFiles;
-  if (exitStatus !== 0) {
-    if (counted === 0) failures.push(`${name}: vitest exited with status ${exitStatus}`);
-    // A test process that died (a native crash) leaves its file's remaining tests pending.
-    for (const file of report.testResults) {
-      for (const test of file.assertionResults) {
-        if (test.status === 'pending')
-          failures.push(`${name}: did not run to its end: ${path.relative(root, file.name)} › ${test.fullName}`);
-      }
-    }
-  }
-  return {
-    passed: report.numPassedTests,
-    failed: counted + (exitStatus !== 0 && counted === 0 ? 1 : 0),
-    skipped: report.numPendingTests + report.numTodoTests,
-    failures,
-  };
+  const failed = failedCount(report.numFailedTests + brokenFiles, exitStatus, failures, `${name}: vitest`);
+  if (exitStatus !== 0) failures.push(...unfinished);
+  return { passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests, failures };
 }
 
 /** A Playwright run's counts; a test that passed only on a retry is named too (and counts as passed). */
@@ -108,12 +103,6 @@ export function playwrightSummary(report: PlaywrightReport, exitStatus: number):
   visit(report.suites ?? [], [], 0);
   const errors = report.errors ?? [];
   for (const error of errors) failures.push(`e2e: ${firstLine(error.message)}`);
-  const counted = report.stats.unexpected + errors.length;
-  if (exitStatus !== 0 && counted === 0) failures.push(`e2e: Playwright exited with status ${exitStatus}`);
-  return {
-    passed: report.stats.expected + report.stats.flaky,
-    failed: counted + (exitStatus !== 0 && counted === 0 ? 1 : 0),
-    skipped: report.stats.skipped,
-    failures,
-  };
+  const failed = failedCount(report.stats.unexpected + errors.length, exitStatus, failures, 'e2e: Playwright');
+  return { passed: report.stats.expected + report.stats.flaky, failed, skipped: report.stats.skipped, failures };
 }

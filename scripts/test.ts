@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type PlaywrightReport, playwrightSummary, type VitestReport, vitestSummary } from './test-reports.ts';
+import { type PlaywrightReport, playwrightSummary, type SuiteSummary, type VitestReport, vitestSummary } from './test-reports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp', `test-${process.pid}`);
@@ -17,15 +17,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-interface SuiteResult {
-  name: string;
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-const results: SuiteResult[] = [];
+const results: ({ name: string } & Omit<SuiteSummary, 'failures'>)[] = [];
 /** Failed tests by name, repeated after the totals: CI logs keep only their tail. */
 const failures: string[] = [];
+
+function record(name: string, { failures: named, ...counts }: SuiteSummary): void {
+  results.push({ name, ...counts });
+  failures.push(...named);
+}
+/** A step that failed as a whole: one failure, with why. */
+const broken = (name: string, why: string) => record(name, { passed: 0, failed: 1, skipped: 0, failures: [`${name}: ${why}`] });
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -55,13 +56,10 @@ function vitestSuite(name: string, args: string[], env: Record<string, string> =
   const output = path.join(tmp, `vitest-${name}.json`);
   const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`, ...args], env);
   if (!existsSync(output)) {
-    results.push({ name, passed: 0, failed: 1, skipped: 0 });
-    failures.push(`${name}: vitest wrote no report (exit status ${status})`);
+    broken(name, `vitest wrote no report (exit status ${status})`);
     return;
   }
-  const summary = vitestSummary(name, JSON.parse(readFileSync(output, 'utf8')) as VitestReport, status, root);
-  results.push({ name, passed: summary.passed, failed: summary.failed, skipped: summary.skipped });
-  failures.push(...summary.failures);
+  record(name, vitestSummary(name, JSON.parse(readFileSync(output, 'utf8')) as VitestReport, status, root));
 }
 
 function playwrightSuite(): void {
@@ -74,20 +72,17 @@ function playwrightSuite(): void {
   });
   for (const directory of [dataDir, `${dataDir}-waitlist`]) rmSync(directory, { recursive: true, force: true });
   if (!existsSync(output)) {
-    results.push({ name: 'e2e', passed: 0, failed: 1, skipped: 0 });
-    failures.push(`e2e: Playwright wrote no report (exit status ${status})`);
+    broken('e2e', `Playwright wrote no report (exit status ${status})`);
     return;
   }
-  const summary = playwrightSummary(JSON.parse(readFileSync(output, 'utf8')) as PlaywrightReport, status);
-  results.push({ name: 'e2e', passed: summary.passed, failed: summary.failed, skipped: summary.skipped });
-  failures.push(...summary.failures);
+  record('e2e', playwrightSummary(JSON.parse(readFileSync(output, 'utf8')) as PlaywrightReport, status));
 }
 
 function check(name: string, script: string): void {
   process.stdout.write(`\n== ${name} ==\n`);
   const status = run('npm', ['run', '--silent', script]);
-  results.push({ name, passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 });
-  if (status !== 0) failures.push(`${name}: \`npm run ${script}\` exited with status ${status}`);
+  if (status === 0) record(name, { passed: 1, failed: 0, skipped: 0, failures: [] });
+  else broken(name, `\`npm run ${script}\` exited with status ${status}`);
 }
 
 ensureChromium();
@@ -95,8 +90,7 @@ check('lint', 'lint');
 check('typecheck', 'typecheck');
 process.stdout.write('\n== Building the web app ==\n');
 if (run('npm', ['run', 'build', '-w', '@conductor/web']) !== 0) {
-  results.push({ name: 'build', passed: 0, failed: 1, skipped: 0 });
-  failures.push('build: the web app did not build, so no tests ran');
+  broken('build', 'the web app did not build, so no tests ran');
 } else {
   process.stdout.write('\n== Unit, component and server tests (embedded PGlite) ==\n');
   vitestSuite('unit', []);
