@@ -43,7 +43,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** `buildApp()` on a fresh database (in-memory PGlite or a new PostgreSQL database) and a temp DATA_DIR. */
+/**
+ * `buildApp()` on a fresh database (in-memory PGlite or a new PostgreSQL database) and a temp DATA_DIR.
+ * PGlite runs in the test's own thread unless a test asks otherwise: a test process that starts and
+ * stops many WebAssembly worker threads risks V8's abort in its JIT-page bookkeeping
+ * (nodejs/node#64500), which took down whole test files in CI. pglite-thread.test.ts and the
+ * server-process tests (the real server, `auto`) cover the worker thread.
+ */
 export async function createTestApp(overrides: Record<string, string> = {}, options: Omit<BuildAppOptions, 'env'> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'conductor-test-'));
   const database = await createTestDatabase();
@@ -52,6 +58,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     DEMO_ACCOUNT: 'off',
+    PGLITE_THREAD: 'main',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });
