@@ -65,6 +65,14 @@ export const errors = {
       'invalid_api_key',
       'Invalid API key. Check the key, or create a new one in the dashboard.',
     ),
+  tooManyInvalidKeys: (retryAfterSeconds: number) =>
+    new GatewayError(
+      429,
+      'rate_limit_error',
+      'too_many_invalid_keys',
+      `Too many requests with invalid API keys from this address. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
+      { retryAfterSeconds },
+    ),
   revokedKey: () => new GatewayError(401, 'authentication_error', 'api_key_revoked', 'This API key has been revoked.'),
   expiredKey: () => new GatewayError(401, 'authentication_error', 'api_key_expired', 'This API key has expired.'),
   noApiPermission: () =>

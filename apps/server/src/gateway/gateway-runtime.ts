@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { usageTotals } from '../modules/users/users.repository.ts';
 import { ApiKeyAuthenticator, applyRemoteInvalidation, registerRemoteInvalidator } from './auth/api-key-auth.ts';
+import { KeyLookupGuard } from './auth/key-lookup-guard.ts';
 import { hostedProviders, loadUpstreams, type Upstreams } from './credentials/upstreams.ts';
 import { AccountLimiter } from './limits/account-limiter.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
@@ -53,7 +54,14 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
   const { env, database, clock, redis } = context;
   const upstreams = loadUpstreams(env);
   const breakers = new BreakerRegistry({ failureThreshold: env.GATEWAY_BREAKER_FAILURES, cooldownMs: env.GATEWAY_BREAKER_COOLDOWN_MS });
-  const authenticator = new ApiKeyAuthenticator({ db: database.db, encryptionKey: context.secrets.encryptionKey, log, now: clock.now });
+  const guard = new KeyLookupGuard({ redis, redisPrefix: env.GATEWAY_REDIS_PREFIX, log });
+  const authenticator = new ApiKeyAuthenticator({
+    db: database.db,
+    encryptionKey: context.secrets.encryptionKey,
+    log,
+    now: clock.now,
+    guard,
+  });
   let lastStoreWarning = 0;
   const limiter = new AccountLimiter(redis ? new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX) : new MemoryLimitStore(), (error) => {
     if (clock.now() - lastStoreWarning < 10_000) return;

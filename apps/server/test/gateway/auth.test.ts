@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { OpenAiErrorEnvelope } from '@conductor/shared/openai/chat';
 import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema/index.ts';
+import { KEY_LOOKUP_FAILURES_PER_MINUTE } from '../../src/gateway/auth/key-lookup-guard.ts';
 import { invalidateApiKeyCache } from '../../src/gateway/gateway.plugin.ts';
-import { addKey, createAccountWithKey, type LiveGateway, sdk, startGateway } from './gateway-helpers.ts';
+import { addKey, createAccountWithKey, type LiveGateway, manualClock, sdk, startGateway } from './gateway-helpers.ts';
 
 const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] };
 
@@ -106,5 +108,49 @@ describe('gateway authentication', () => {
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as APIError).param).toBe('temperature');
     expect((error as APIError).type).toBe('invalid_request_error');
+  });
+});
+
+describe('gateway key lookups per client address', () => {
+  let guarded: LiveGateway;
+
+  beforeAll(async () => {
+    guarded = await startGateway({}, { clock: manualClock(Date.now()) });
+  });
+  afterAll(async () => guarded?.close());
+
+  it('refuses uncached keys from an address that sent too many unknown ones, without a lookup', async () => {
+    const { key } = await createAccountWithKey(guarded.app, 'pro', { environment: 'test' });
+    const { key: otherKey } = await createAccountWithKey(guarded.app, 'pro', { environment: 'test' });
+    const from = (remoteAddress: string, bearer: string) =>
+      guarded.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        remoteAddress,
+        headers: { authorization: `Bearer ${bearer}` },
+        payload: body,
+      });
+    // The key in use is cached before the flood starts (the cache's clock stands still here).
+    expect((await from('203.0.113.9', key)).statusCode).toBe(200);
+    const unknown = () => `cc_live_sk_${randomBytes(24).toString('base64url')}`;
+    for (let index = 0; index < KEY_LOOKUP_FAILURES_PER_MINUTE; index += 1) {
+      const response = await from('203.0.113.9', unknown());
+      expect(response.json().error.code).toBe('invalid_api_key');
+    }
+    const refused = await from('203.0.113.9', unknown());
+    expect(refused.statusCode).toBe(429);
+    expect(OpenAiErrorEnvelope.parse(refused.json()).error).toMatchObject({ type: 'rate_limit_error', code: 'too_many_invalid_keys' });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.json().error.message).toMatch(
+      /^Too many requests with invalid API keys from this address\. Try again in \d+ seconds?\.$/,
+    );
+    // A valid key not yet cached is refused too: no lookup is made, so it cannot be told from a guess.
+    expect((await from('203.0.113.9', otherKey)).statusCode).toBe(429);
+    // The key already in use goes on working from that address, and other addresses are not affected.
+    expect((await from('203.0.113.9', key)).statusCode).toBe(200);
+    expect((await from('203.0.113.10', otherKey)).statusCode).toBe(200);
+    expect((await from('203.0.113.10', unknown())).json().error.code).toBe('invalid_api_key');
   });
 });

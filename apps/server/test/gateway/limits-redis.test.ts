@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema/index.ts';
+import { KEY_LOOKUP_FAILURES_PER_MINUTE } from '../../src/gateway/auth/key-lookup-guard.ts';
 import { invalidateApiKeyCache } from '../../src/gateway/gateway.plugin.ts';
 import {
   closeFakes,
@@ -104,6 +105,32 @@ describe('limits shared through Redis by two instances', () => {
       expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
       expect((error as APIError).code).toBe('api_key_revoked');
     }
+  });
+
+  it('counts one address’s refused keys across both instances, in Redis', async () => {
+    const address = '198.51.100.77';
+    const unknownFrom = (gateway: { app: LiveGateway['app'] }) =>
+      gateway.app.inject({
+        method: 'GET',
+        url: '/v1/models',
+        remoteAddress: address,
+        headers: { authorization: `Bearer cc_live_sk_${randomBytes(24).toString('base64url')}` },
+      });
+    for (let index = 0; index < KEY_LOOKUP_FAILURES_PER_MINUTE; index += 1) {
+      const response = await unknownFrom(index % 2 === 0 ? first : second);
+      expect(response.statusCode).toBe(401);
+    }
+    for (const gateway of [first, second]) {
+      const response = await unknownFrom(gateway);
+      expect(response.statusCode).toBe(429);
+      expect(response.json().error.code).toBe('too_many_invalid_keys');
+    }
+    const counter = new Redis(REDIS_URL);
+    // One counter for the address in the shared store, holding both instances' refusals (the
+    // refused requests past the limit were not looked up, so they add nothing).
+    const counted = await counter.get(`${prefix}gateway:key-failures:${address}`);
+    await counter.quit();
+    expect(Number(counted)).toBe(KEY_LOOKUP_FAILURES_PER_MINUTE);
   });
 
   it('applies an invalidation published by another instance', async () => {

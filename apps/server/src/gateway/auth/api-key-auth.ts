@@ -5,6 +5,7 @@ import { sha256 } from '../../lib/crypto.ts';
 import { open } from '../../lib/crypto.ts';
 import { isApiKeyActive } from '../../modules/api-keys/api-key.ts';
 import { errors, type GatewayError } from '../gateway-error.ts';
+import type { KeyLookupGuard } from './key-lookup-guard.ts';
 import { findKeyWithAccount, type ProviderKeyRow } from './principal.repository.ts';
 
 /** Who is calling: the key, its account and what the gateway needs of the account. */
@@ -38,6 +39,8 @@ export interface ApiKeyAuthOptions {
   ttlMs?: number;
   /** Keys (known or not) kept at most; past it the longest-cached goes first. */
   maxEntries?: number;
+  /** Refuses uncached keys from a client address that has presented too many bad ones. */
+  guard?: KeyLookupGuard;
 }
 
 /** Every authenticator of this process, so the portal's revoke endpoint can reach them all. */
@@ -104,9 +107,10 @@ export class ApiKeyAuthenticator {
 
   /**
    * The principal at once when the key is cached (the common case: no promise, no tick), else a
-   * promise of it; throws (or rejects with) the refusal.
+   * promise of it; throws (or rejects with) the refusal. `address` is the client's, for the
+   * lookup guard (a 429 instead of a lookup when that address has presented too many bad keys).
    */
-  authenticateCached(authorization: string | undefined): GatewayPrincipal | Promise<GatewayPrincipal> {
+  authenticateCached(authorization: string | undefined, address?: string): GatewayPrincipal | Promise<GatewayPrincipal> {
     if (!authorization) throw errors.missingKey();
     const match = BEARER.exec(authorization);
     if (!match) throw errors.missingKey();
@@ -115,7 +119,9 @@ export class ApiKeyAuthenticator {
     const keyHash = sha256(key);
     const entry = this.#cache.get(keyHash);
     if (entry && entry.expiresAt > this.#options.now()) return this.#admit(entry);
-    return this.#load(keyHash).then((loaded) => this.#admit(loaded));
+    const lookup = () => this.#load(keyHash).then((loaded) => this.#admit(loaded));
+    const guard = this.#options.guard;
+    return guard && address !== undefined ? guard.run(address, lookup) : lookup();
   }
 
   #admit(entry: CacheEntry): GatewayPrincipal {

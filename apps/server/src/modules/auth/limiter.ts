@@ -8,11 +8,13 @@ export interface LimiterOptions {
   durationSeconds: number;
   /** Shared Redis when configured, so every instance counts together; else per-process memory. */
   redis: Redis | null;
+  /** The counters' key prefix; `rl:auth:<name>` unless given. */
+  keyPrefix?: string;
 }
 
 /** A counter in Redis (shared) or memory; with Redis down, an in-memory insurance limiter keeps counting. */
 export function createLimiter(options: LimiterOptions): RateLimiterAbstract {
-  const keyPrefix = `rl:auth:${options.name}`;
+  const keyPrefix = options.keyPrefix ?? `rl:auth:${options.name}`;
   const memory = new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.durationSeconds });
   if (!options.redis) return memory;
   return new RateLimiterRedis({
@@ -33,4 +35,10 @@ export async function consumeOrWait(limiter: RateLimiterAbstract, key: string, p
     if (rejection instanceof RateLimiterRes) return Math.max(1_000, rejection.msBeforeNext);
     throw rejection;
   }
+}
+
+/** How long `key` must wait, in ms, when it has used all `points` of its window; 0 when it may go on. Consumes nothing. */
+export async function blockedFor(limiter: RateLimiterAbstract, key: string, points: number): Promise<number> {
+  const current = await limiter.get(key);
+  return current && current.consumedPoints >= points ? Math.max(1_000, current.msBeforeNext) : 0;
 }

@@ -1,8 +1,7 @@
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import type { Redis } from 'ioredis';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../../lib/errors.ts';
-import { consumeOrWait, createLimiter } from './limiter.ts';
+import { blockedFor, consumeOrWait, createLimiter } from './limiter.ts';
 
 /**
  * Sign-in throttling that does not hand a stranger a way to lock a user out:
@@ -29,11 +28,6 @@ const accountKey = (email: string, ip: string) => `${email.trim().toLowerCase()}
 function throttled(waitMs: number): AppError {
   const seconds = Math.ceil(waitMs / 1000);
   return new AppError('rate_limited', AUTH_COPY.loginThrottled(Math.max(1, Math.ceil(seconds / 60))), { retryAfterSeconds: seconds });
-}
-
-async function blockedFor(limiter: RateLimiterAbstract, key: string, points: number): Promise<number> {
-  const current = await limiter.get(key);
-  return current && current.consumedPoints >= points ? Math.max(1_000, current.msBeforeNext) : 0;
 }
 
 export function createLoginThrottle(redis: Redis | null): LoginThrottle {
