@@ -112,10 +112,11 @@ describe('gateway authentication', () => {
 });
 
 describe('gateway key lookups per client address', () => {
+  const clock = manualClock(Date.now());
   let guarded: LiveGateway;
 
   beforeAll(async () => {
-    guarded = await startGateway({}, { clock: manualClock(Date.now()) });
+    guarded = await startGateway({}, { clock });
   });
   afterAll(async () => guarded?.close());
 
@@ -130,7 +131,7 @@ describe('gateway key lookups per client address', () => {
         headers: { authorization: `Bearer ${bearer}` },
         payload: body,
       });
-    // The key in use is cached before the flood starts (the cache's clock stands still here).
+    // The key in use is cached before the flood starts (the cache's clock moves only when the test moves it).
     expect((await from('203.0.113.9', key)).statusCode).toBe(200);
     const unknown = () => `cc_live_sk_${randomBytes(24).toString('base64url')}`;
     for (let index = 0; index < KEY_LOOKUP_FAILURES_PER_MINUTE; index += 1) {
@@ -148,8 +149,13 @@ describe('gateway key lookups per client address', () => {
     );
     // A valid key not yet cached is refused too: no lookup is made, so it cannot be told from a guess.
     expect((await from('203.0.113.9', otherKey)).statusCode).toBe(429);
-    // The key already in use goes on working from that address, and other addresses are not affected.
+    // The key already in use goes on working from that address, from the cache and, once the
+    // cached entry is stale, through a new lookup (it was valid at its last one).
     expect((await from('203.0.113.9', key)).statusCode).toBe(200);
+    clock.advance(6_000);
+    expect((await from('203.0.113.9', key)).statusCode).toBe(200);
+    expect((await from('203.0.113.9', otherKey)).statusCode).toBe(429);
+    // Other addresses are not affected.
     expect((await from('203.0.113.10', otherKey)).statusCode).toBe(200);
     expect((await from('203.0.113.10', unknown())).json().error.code).toBe('invalid_api_key');
   });

@@ -121,7 +121,9 @@ export class ApiKeyAuthenticator {
     if (entry && entry.expiresAt > this.#options.now()) return this.#admit(entry);
     const lookup = () => this.#load(keyHash).then((loaded) => this.#admit(loaded));
     const guard = this.#options.guard;
-    return guard && address !== undefined ? guard.run(address, lookup) : lookup();
+    // A key that was valid at its last lookup is reloaded unguarded: the guard holds back keys
+    // never seen to work, so a flood from a shared address does not stop the keys in use there.
+    return guard && address !== undefined && !entry?.principal ? guard.run(address, lookup) : lookup();
   }
 
   #admit(entry: CacheEntry): GatewayPrincipal {

@@ -25,8 +25,9 @@ export interface KeyLookupGuardOptions {
  * Bounds the database work one client address can cause with keys that are not cached: every
  * distinct unknown key is a lookup, so past `failuresPerMinute` refused lookups an address's
  * uncached keys get a 429 without one until its minute ends. Cached keys (valid or refused) are
- * answered from memory as before, so a caller whose key is in use keeps working. If the counter
- * store fails, lookups go ahead (authentication never depends on Redis being up).
+ * answered from memory as before, and the authenticator reloads a key valid at its last lookup
+ * without the guard, so a caller whose key is in use keeps working. If the counter store fails,
+ * lookups go ahead (authentication never depends on Redis being up).
  */
 export class KeyLookupGuard {
   readonly #limiter: RateLimiterAbstract;
