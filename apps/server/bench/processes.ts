@@ -44,7 +44,9 @@ export async function start(
   options: { port?: number; readyUrl?: string; env?: Record<string, string> } = {},
 ): Promise<{ pid: number; port: number }> {
   const command = canPin ? 'taskset' : process.execPath;
-  const commandArgs = canPin ? ['-c', String(core), process.execPath, ...args] : args;
+  // BENCH_NODE_FLAGS: Node/V8 flags for Conductor's servers only (e.g. `--trace-deopt`), for diagnosis.
+  const flags = name.startsWith('conductor') ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
+  const commandArgs = canPin ? ['-c', String(core), process.execPath, ...flags, ...args] : [...flags, ...args];
   // Portkey prints start-up noise on stderr; the other programs' stderr is shown (crashes must be seen).
   const child = spawn(command, commandArgs, {
     cwd: root,
@@ -68,11 +70,17 @@ export async function start(
   }
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
-    child.stdout?.on('data', (data: Buffer) => {
+    const onData = (data: Buffer) => {
       buffer += data.toString();
-      const newline = buffer.indexOf('\n');
-      if (newline !== -1) resolve(buffer.slice(0, newline));
-    });
+      // The first line that is the program's JSON port report (V8 tracing flags may print before it).
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      const report = lines.find((line) => line.startsWith('{"port"'));
+      if (!report) return;
+      child.stdout?.off('data', onData);
+      resolve(report);
+    };
+    child.stdout?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
   });
   child.stdout?.resume();
