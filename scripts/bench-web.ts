@@ -72,7 +72,12 @@ try {
       continue;
     }
     // A warm-up load fills nothing: Lighthouse clears the cache itself; the first run only absorbs cold-start noise.
-    await lighthouse(`${base}${page}`, { port: debuggingPort, output: 'json', logLevel: 'error', disableStorageReset: page === '/dashboard' });
+    await lighthouse(`${base}${page}`, {
+      port: debuggingPort,
+      output: 'json',
+      logLevel: 'error',
+      disableStorageReset: page === '/dashboard',
+    });
     const runs = [];
     for (let run = 0; run < RUNS; run += 1) {
       const result = await lighthouse(`${base}${page}`, {
@@ -87,7 +92,8 @@ try {
     }
     const lhr = computeMedianRun(runs);
     const scores = runs.map((run) => Math.round((run.categories.performance?.score ?? 0) * 100));
-    const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
+    const requests =
+      (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? [];
     const scripts = requests.filter((item) => item.resourceType === 'Script').map((item) => item.url);
     const js = gzipKb(scripts);
     if (listScripts) scriptLists.push(`${page}\n${scriptList(scripts)}`);

@@ -19,7 +19,8 @@ export default function createLucideIcon(iconOrName: IconData | string, legacyNo
   const box = icon.size ?? 24;
   // biome-ignore lint/correctness/noComponentHookFactories: lucide's contract; each icon module calls this once, when it loads, never while rendering.
   function LucideIcon({ className, children, ...props }: SVGProps<SVGSVGElement> & { children?: ReactNode }) {
-    const labelled = children !== undefined || Object.keys(props).some((key) => key.startsWith('aria-') || key === 'role' || key === 'title');
+    const labelled =
+      children !== undefined || Object.keys(props).some((key) => key.startsWith('aria-') || key === 'role' || key === 'title');
     return createElement(
       'svg',
       {

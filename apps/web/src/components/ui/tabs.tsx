@@ -1,4 +1,13 @@
-import { type ComponentProps, createContext, type HTMLAttributes, type KeyboardEvent, type ReactNode, useContext, useId, useState } from 'react';
+import {
+  type ComponentProps,
+  createContext,
+  type HTMLAttributes,
+  type KeyboardEvent,
+  type ReactNode,
+  useContext,
+  useId,
+  useState,
+} from 'react';
 
 /**
  * WAI-ARIA tabs (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/): a tab list, one panel

@@ -56,7 +56,7 @@ export default function DashboardLayout() {
             <Outlet />
           </main>
         </div>
-  </div>
+      </div>
     </QueryProvider>
   );
 }

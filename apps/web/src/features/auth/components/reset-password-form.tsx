@@ -53,11 +53,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   return (
     <form onSubmit={onSubmit} onFocus={() => void form.preload()} noValidate className="space-y-4" aria-label="Choose a new password">
       <Field id="reset-password" label="New password" error={errors.password}>
-        <PasswordInput
-          {...fieldAria('reset-password', errors.password)}
-          autoComplete="new-password"
-          {...form.register('password')}
-        />
+        <PasswordInput {...fieldAria('reset-password', errors.password)} autoComplete="new-password" {...form.register('password')} />
       </Field>
       <Field id="reset-confirm" label="Confirm new password" error={errors.confirmPassword}>
         <PasswordInput

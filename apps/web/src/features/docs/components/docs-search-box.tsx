@@ -55,12 +55,7 @@ export function DocsSearchBox() {
         {active ? (
           <DocsSearch from={input} />
         ) : (
-          <SearchField
-            ref={input}
-            id={`${id}-input`}
-            aria-controls={id}
-            onFocus={() => startTransition(() => setActive(true))}
-          />
+          <SearchField ref={input} id={`${id}-input`} aria-controls={id} onFocus={() => startTransition(() => setActive(true))} />
         )}
       </Suspense>
     </div>

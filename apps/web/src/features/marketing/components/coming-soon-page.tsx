@@ -64,9 +64,7 @@ export function ComingSoonPage() {
             className="pointer-events-none absolute inset-x-0 -top-40 -z-10 mx-auto h-[28rem] max-w-4xl rounded-full bg-accent opacity-60 blur-3xl"
           />
           <div className="mx-auto flex max-w-3xl flex-col items-center px-4 pt-12 pb-16 text-center sm:pt-20">
-            <div className="min-h-8">
-              {shown && <HealthBadge />}
-            </div>
+            <div className="min-h-8">{shown && <HealthBadge />}</div>
             <p className="mt-6 text-sm font-semibold tracking-wide text-primary uppercase">Launching soon</p>
             <h1 className="mt-3 text-4xl font-semibold tracking-tight text-balance sm:text-6xl">
               The LLM gateway that cuts your AI bill by up to 70%

@@ -14,17 +14,17 @@ import { CodeSample } from './code-sample';
 export function HeroIntro() {
   return (
     <>
-        <p className="mx-auto inline-flex items-center gap-2 rounded-full border border-border bg-card px-3 py-1 text-sm text-muted-foreground shadow-sm">
-          <span className="size-1.5 rounded-full bg-primary" aria-hidden="true" />
-          OpenAI, Anthropic, Google, Azure OpenAI, Mistral and Cohere
-        </p>
-        <h1 className="mx-auto mt-6 max-w-4xl text-4xl font-semibold tracking-tight text-balance sm:text-6xl">
-          One API for every LLM. Routed, resilient and cost-aware.
-        </h1>
-        <p className="mx-auto mt-6 max-w-2xl text-lg text-muted-foreground text-pretty">
-          Conductor is an OpenAI-compatible gateway that routes requests across six model providers with automatic failover, load
-          balancing and up to 40% lower cost. Change one line, the base URL, and keep shipping.
-        </p>
+      <p className="mx-auto inline-flex items-center gap-2 rounded-full border border-border bg-card px-3 py-1 text-sm text-muted-foreground shadow-sm">
+        <span className="size-1.5 rounded-full bg-primary" aria-hidden="true" />
+        OpenAI, Anthropic, Google, Azure OpenAI, Mistral and Cohere
+      </p>
+      <h1 className="mx-auto mt-6 max-w-4xl text-4xl font-semibold tracking-tight text-balance sm:text-6xl">
+        One API for every LLM. Routed, resilient and cost-aware.
+      </h1>
+      <p className="mx-auto mt-6 max-w-2xl text-lg text-muted-foreground text-pretty">
+        Conductor is an OpenAI-compatible gateway that routes requests across six model providers with automatic failover, load balancing
+        and up to 40% lower cost. Change one line, the base URL, and keep shipping.
+      </p>
     </>
   );
 }
@@ -33,17 +33,17 @@ export function HeroIntro() {
 export function HeroDetails() {
   return (
     <>
-        <ul className="mt-8 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-muted-foreground">
-          {HOME_NOTES.map((note) => (
-            <li key={note} className="flex items-center gap-1.5">
-              <Check className="size-4 text-success" aria-hidden="true" />
-              {note}
-            </li>
-          ))}
-        </ul>
-        <div className="mx-auto mt-14 max-w-3xl text-left">
-          <CodeSample />
-        </div>
+      <ul className="mt-8 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-muted-foreground">
+        {HOME_NOTES.map((note) => (
+          <li key={note} className="flex items-center gap-1.5">
+            <Check className="size-4 text-success" aria-hidden="true" />
+            {note}
+          </li>
+        ))}
+      </ul>
+      <div className="mx-auto mt-14 max-w-3xl text-left">
+        <CodeSample />
+      </div>
     </>
   );
 }
@@ -100,7 +100,15 @@ export function HomeSections() {
                     <p>{testimonial.content}</p>
                   </blockquote>
                   <figcaption className="mt-6 flex items-center gap-3">
-                    <img src={testimonial.avatar} alt="" width={48} height={48} loading="lazy" decoding="async" className="size-12 rounded-full" />
+                    <img
+                      src={testimonial.avatar}
+                      alt=""
+                      width={48}
+                      height={48}
+                      loading="lazy"
+                      decoding="async"
+                      className="size-12 rounded-full"
+                    />
                     <div>
                       <p className="font-semibold">{testimonial.name}</p>
                       <p className="text-sm text-muted-foreground">
