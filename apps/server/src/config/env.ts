@@ -110,6 +110,8 @@ export const EnvSchema = z.object({
   GATEWAY_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   GATEWAY_USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   GATEWAY_REDIS_PREFIX: z.string().min(1).max(100).default('conductor:'),
+  /** Distinct refused API keys per client address and minute before its uncached keys wait; 0 turns the guard off. */
+  GATEWAY_KEY_LOOKUP_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(60),
   // Single sign-on providers, enabled by their client id and secret.
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,

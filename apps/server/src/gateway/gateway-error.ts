@@ -70,7 +70,7 @@ export const errors = {
       429,
       'rate_limit_error',
       'too_many_invalid_keys',
-      `Too many requests with invalid API keys from this address. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
+      `Too many invalid API keys were sent from this address, so new keys from it are not being checked for now. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
       { retryAfterSeconds },
     ),
   revokedKey: () => new GatewayError(401, 'authentication_error', 'api_key_revoked', 'This API key has been revoked.'),

@@ -54,13 +54,15 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
   const { env, database, clock, redis } = context;
   const upstreams = loadUpstreams(env);
   const breakers = new BreakerRegistry({ failureThreshold: env.GATEWAY_BREAKER_FAILURES, cooldownMs: env.GATEWAY_BREAKER_COOLDOWN_MS });
-  const guard = new KeyLookupGuard({ redis, redisPrefix: env.GATEWAY_REDIS_PREFIX, log });
+  const failuresPerMinute = env.GATEWAY_KEY_LOOKUP_FAILURES;
+  const guard =
+    failuresPerMinute > 0 ? new KeyLookupGuard({ redis, redisPrefix: env.GATEWAY_REDIS_PREFIX, log, failuresPerMinute }) : undefined;
   const authenticator = new ApiKeyAuthenticator({
     db: database.db,
     encryptionKey: context.secrets.encryptionKey,
     log,
     now: clock.now,
-    guard,
+    ...(guard ? { guard } : {}),
   });
   let lastStoreWarning = 0;
   const limiter = new AccountLimiter(redis ? new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX) : new MemoryLimitStore(), (error) => {

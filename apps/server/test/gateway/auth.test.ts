@@ -4,7 +4,6 @@ import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema/index.ts';
-import { KEY_LOOKUP_FAILURES_PER_MINUTE } from '../../src/gateway/auth/key-lookup-guard.ts';
 import { invalidateApiKeyCache } from '../../src/gateway/gateway.plugin.ts';
 import { addKey, createAccountWithKey, type LiveGateway, manualClock, sdk, startGateway } from './gateway-helpers.ts';
 
@@ -112,11 +111,12 @@ describe('gateway authentication', () => {
 });
 
 describe('gateway key lookups per client address', () => {
+  const LIMIT = 8;
   const clock = manualClock(Date.now());
   let guarded: LiveGateway;
 
   beforeAll(async () => {
-    guarded = await startGateway({}, { clock });
+    guarded = await startGateway({ GATEWAY_KEY_LOOKUP_FAILURES: String(LIMIT) }, { clock });
   });
   afterAll(async () => guarded?.close());
 
@@ -134,7 +134,7 @@ describe('gateway key lookups per client address', () => {
     // The key in use is cached before the flood starts (the cache's clock moves only when the test moves it).
     expect((await from('203.0.113.9', key)).statusCode).toBe(200);
     const unknown = () => `cc_live_sk_${randomBytes(24).toString('base64url')}`;
-    for (let index = 0; index < KEY_LOOKUP_FAILURES_PER_MINUTE; index += 1) {
+    for (let index = 0; index < LIMIT; index += 1) {
       const response = await from('203.0.113.9', unknown());
       expect(response.json().error.code).toBe('invalid_api_key');
     }
@@ -145,7 +145,7 @@ describe('gateway key lookups per client address', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.json().error.message).toMatch(
-      /^Too many requests with invalid API keys from this address\. Try again in \d+ seconds?\.$/,
+      /^Too many invalid API keys were sent from this address, so new keys from it are not being checked for now\. Try again in \d+ seconds?\.$/,
     );
     // A valid key not yet cached is refused too: no lookup is made, so it cannot be told from a guess.
     expect((await from('203.0.113.9', otherKey)).statusCode).toBe(429);
@@ -158,5 +158,22 @@ describe('gateway key lookups per client address', () => {
     // Other addresses are not affected.
     expect((await from('203.0.113.10', otherKey)).statusCode).toBe(200);
     expect((await from('203.0.113.10', unknown())).json().error.code).toBe('invalid_api_key');
+  });
+
+  it('has no guard with GATEWAY_KEY_LOOKUP_FAILURES=0', async () => {
+    const open = await startGateway({ GATEWAY_KEY_LOOKUP_FAILURES: '0' });
+    try {
+      for (let index = 0; index < 3; index += 1) {
+        const response = await open.app.inject({
+          method: 'GET',
+          url: '/v1/models',
+          remoteAddress: '203.0.113.11',
+          headers: { authorization: `Bearer cc_live_sk_${randomBytes(24).toString('base64url')}` },
+        });
+        expect(response.json().error.code).toBe('invalid_api_key');
+      }
+    } finally {
+      await open.close();
+    }
   });
 });

@@ -3,7 +3,6 @@ import { Redis } from 'ioredis';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema/index.ts';
-import { KEY_LOOKUP_FAILURES_PER_MINUTE } from '../../src/gateway/auth/key-lookup-guard.ts';
 import { invalidateApiKeyCache } from '../../src/gateway/gateway.plugin.ts';
 import {
   closeFakes,
@@ -116,7 +115,7 @@ describe('limits shared through Redis by two instances', () => {
         remoteAddress: address,
         headers: { authorization: `Bearer cc_live_sk_${randomBytes(24).toString('base64url')}` },
       });
-    for (let index = 0; index < KEY_LOOKUP_FAILURES_PER_MINUTE; index += 1) {
+    for (let index = 0; index < first.app.context.env.GATEWAY_KEY_LOOKUP_FAILURES; index += 1) {
       const response = await unknownFrom(index % 2 === 0 ? first : second);
       expect(response.statusCode).toBe(401);
     }
@@ -126,11 +125,33 @@ describe('limits shared through Redis by two instances', () => {
       expect(response.json().error.code).toBe('too_many_invalid_keys');
     }
     const counter = new Redis(REDIS_URL);
-    // One counter for the address in the shared store, holding both instances' refusals (the
-    // refused requests past the limit were not looked up, so they add nothing).
+    // One counter for the address in the shared store, holding both instances' refused keys plus
+    // the two requests turned away past the limit (their points stay taken until the minute ends).
     const counted = await counter.get(`${prefix}gateway:key-failures:${address}`);
     await counter.quit();
-    expect(Number(counted)).toBe(KEY_LOOKUP_FAILURES_PER_MINUTE);
+    expect(Number(counted)).toBe(first.app.context.env.GATEWAY_KEY_LOOKUP_FAILURES + 2);
+  });
+
+  it('counts one wrong key once for an address, however many instances look it up', async () => {
+    const address = '198.51.100.78';
+    const wrongKey = `cc_live_sk_${randomBytes(24).toString('base64url')}`;
+    for (let round = 0; round < 3; round += 1) {
+      for (const gateway of [first, second]) {
+        const response = await gateway.app.inject({
+          method: 'GET',
+          url: '/v1/models',
+          remoteAddress: address,
+          headers: { authorization: `Bearer ${wrongKey}` },
+        });
+        expect(response.json().error.code).toBe('invalid_api_key');
+      }
+      // Past the 5 s cache: each round is a new lookup on each instance.
+      clock.advance(6_000);
+    }
+    const counter = new Redis(REDIS_URL);
+    const counted = await counter.get(`${prefix}gateway:key-failures:${address}`);
+    await counter.quit();
+    expect(Number(counted)).toBe(1);
   });
 
   it('applies an invalidation published by another instance', async () => {

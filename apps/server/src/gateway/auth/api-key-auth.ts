@@ -119,11 +119,11 @@ export class ApiKeyAuthenticator {
     const keyHash = sha256(key);
     const entry = this.#cache.get(keyHash);
     if (entry && entry.expiresAt > this.#options.now()) return this.#admit(entry);
-    const lookup = () => this.#load(keyHash).then((loaded) => this.#admit(loaded));
     const guard = this.#options.guard;
     // A key that was valid at its last lookup is reloaded unguarded: the guard holds back keys
     // never seen to work, so a flood from a shared address does not stop the keys in use there.
-    return guard && address !== undefined && !entry?.principal ? guard.run(address, lookup) : lookup();
+    const loading = guard && !entry?.principal ? this.#guardedLoad(keyHash, address, guard) : this.#load(keyHash);
+    return loading.then((loaded) => this.#admit(loaded));
   }
 
   #admit(entry: CacheEntry): GatewayPrincipal {
@@ -145,6 +145,18 @@ export class ApiKeyAuthenticator {
     this.#generation += 1;
     this.#loading.clear();
     for (const [hash, entry] of this.#cache) if (entry.principal?.userId === userId) this.#cache.delete(hash);
+  }
+
+  /** A lookup that counts against the caller's address; joining one already running costs the database nothing. */
+  #guardedLoad(keyHash: string, address: string | undefined, guard: KeyLookupGuard): Promise<CacheEntry> {
+    const joined = this.#loading.get(keyHash);
+    if (joined) return joined;
+    return guard.lookup(
+      address,
+      keyHash,
+      () => this.#load(keyHash),
+      (entry) => entry.principal === null,
+    );
   }
 
   #load(keyHash: string): Promise<CacheEntry> {

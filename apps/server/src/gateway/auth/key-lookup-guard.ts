@@ -1,16 +1,11 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { blockedFor, consumeOrWait, createLimiter } from '../../modules/auth/limiter.ts';
-import { errors, GatewayError } from '../gateway-error.ts';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { createLimiter } from '../../modules/auth/limiter.ts';
+import { errors } from '../gateway-error.ts';
 
-/**
- * Key lookups one client address may see refused (unknown, revoked or expired keys) per minute
- * before its uncached keys are refused unread. A refused key is remembered for the cache's life
- * (5 s), so one wrong key costs at most 12 lookups a minute however often it is sent: only a
- * stream of different keys (guessing, or a flood meant to reach the database) gets near this.
- */
-export const KEY_LOOKUP_FAILURES_PER_MINUTE = 60;
+const WINDOW_SECONDS = 60;
 
 export interface KeyLookupGuardOptions {
   /** Shared Redis when configured, so every instance counts one address together. */
@@ -18,56 +13,145 @@ export interface KeyLookupGuardOptions {
   /** Prefix of the Redis counters (the gateway's `GATEWAY_REDIS_PREFIX`). */
   redisPrefix: string;
   log: FastifyBaseLogger;
-  failuresPerMinute?: number;
+  /**
+   * Distinct keys one address may have refused (unknown, revoked or expired) per minute before
+   * the keys it sends that were never seen to work are refused unread (GATEWAY_KEY_LOOKUP_FAILURES).
+   */
+  failuresPerMinute: number;
+}
+
+/** Eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail converted), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted?.[1]) {
+    const octets = dotted[1].split('.').map(Number);
+    const [a = 0, b = 0, c = 0, d = 0] = octets;
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  const groups = tail === undefined ? front : [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
+}
+
+/**
+ * Whom a request's address is counted as: an IPv4 address as itself (an IPv4-mapped IPv6
+ * address too), an IPv6 address by its /64 network, since one subscriber is routed a whole /64
+ * and could otherwise change address for every request.
+ */
+export function addressBucket(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const bare = address.replace(/%.*$/, '');
+  if (isIPv4(bare)) return bare;
+  if (!isIPv6(bare)) return bare;
+  const groups = ipv6Groups(bare);
+  if (!groups) return bare;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 /**
  * Bounds the database work one client address can cause with keys that are not cached: every
- * distinct unknown key is a lookup, so past `failuresPerMinute` refused lookups an address's
- * uncached keys get a 429 without one until its minute ends. Cached keys (valid or refused) are
- * answered from memory as before, and the authenticator reloads a key valid at its last lookup
- * without the guard, so a caller whose key is in use keeps working. If the counter store fails,
- * lookups go ahead (authentication never depends on Redis being up).
+ * distinct unknown key is a lookup. Each lookup an address starts holds one of its points for
+ * the minute (taken atomically before the lookup, so concurrent requests cannot overshoot);
+ * the point is given back unless the key is refused and is a key this address has not had
+ * refused yet this minute, so sending one wrong key again and again, from any number of
+ * instances, counts once. With no points left, the address's uncached keys get a 429 without a
+ * lookup until its minute ends. Joining a lookup already running costs nothing and is not
+ * guarded; the authenticator does not guard a key that was valid at its last lookup either.
+ * With Redis unreachable, rate-limiter-flexible counts in this process instead (its insurance
+ * limiter), like the other per-IP limits.
  */
 export class KeyLookupGuard {
-  readonly #limiter: RateLimiterAbstract;
+  readonly #failures: RateLimiterAbstract;
+  /** One point per address and key: whether this key's refusal was already counted this minute. */
+  readonly #refusedKeys: RateLimiterAbstract;
   readonly #points: number;
   readonly #log: FastifyBaseLogger;
 
   constructor(options: KeyLookupGuardOptions) {
-    this.#points = options.failuresPerMinute ?? KEY_LOOKUP_FAILURES_PER_MINUTE;
+    this.#points = options.failuresPerMinute;
     this.#log = options.log;
-    this.#limiter = createLimiter({
+    const prefix = `${options.redisPrefix}gateway:key-failures`;
+    this.#failures = createLimiter({
       name: 'gateway-key-failures',
-      keyPrefix: `${options.redisPrefix}gateway:key-failures`,
+      keyPrefix: prefix,
       points: this.#points,
-      durationSeconds: 60,
+      durationSeconds: WINDOW_SECONDS,
+      redis: options.redis,
+    });
+    this.#refusedKeys = createLimiter({
+      name: 'gateway-key-refused',
+      keyPrefix: `${prefix}:keys`,
+      points: 1,
+      durationSeconds: WINDOW_SECONDS,
       redis: options.redis,
     });
   }
 
-  /** Runs `lookup` for a request from `address` unless the address is refused; counts a refused lookup. */
-  async run<T>(address: string, lookup: () => Promise<T>): Promise<T> {
-    let waitMs = 0;
+  /**
+   * Runs `load` (the lookup of the key with this SHA-256) for a request from `address`, or
+   * refuses it with a 429 when the address has no points left; `refused` tells whether the
+   * lookup's answer refuses the key.
+   */
+  async lookup<T>(address: string | undefined, keyHash: string, load: () => Promise<T>, refused: (value: T) => boolean): Promise<T> {
+    const bucket = addressBucket(address);
+    const waitMs = await this.#take(bucket);
+    if (waitMs > 0) throw errors.tooManyInvalidKeys(Math.max(1, Math.ceil(waitMs / 1_000)));
+    let keep = false;
     try {
-      waitMs = await blockedFor(this.#limiter, address, this.#points);
-    } catch (error) {
-      this.#log.warn({ err: error }, 'key lookup counter unavailable; lookup allowed');
-    }
-    if (waitMs > 0) throw errors.tooManyInvalidKeys(Math.ceil(waitMs / 1_000));
-    try {
-      return await lookup();
-    } catch (error) {
-      if (error instanceof GatewayError && error.status === 401) await this.#countFailure(address);
-      throw error;
+      const value = await load();
+      keep = refused(value) && (await this.#firstRefusal(bucket, keyHash));
+      return value;
+    } finally {
+      if (!keep) await this.#giveBack(bucket);
     }
   }
 
-  async #countFailure(address: string): Promise<void> {
+  /** Takes a point; the wait in ms when there was none to take (the first such request is logged). */
+  async #take(bucket: string): Promise<number> {
     try {
-      await consumeOrWait(this.#limiter, address);
+      await this.#failures.consume(bucket);
+      return 0;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) {
+        this.#log.warn({ err: rejection }, 'key lookup counter unavailable; lookup allowed');
+        return 0;
+      }
+      // The refused request's point stays taken (the window ends all the same): the first one past
+      // the limit is the one that finds exactly one point too many.
+      if (rejection.consumedPoints === this.#points + 1) {
+        this.#log.warn({ address: bucket, limit: this.#points }, 'too many refused API keys from one address: its uncached keys wait');
+      }
+      return rejection.msBeforeNext;
+    }
+  }
+
+  async #giveBack(bucket: string): Promise<void> {
+    try {
+      await this.#failures.reward(bucket, 1);
     } catch (error) {
-      this.#log.warn({ err: error }, 'key lookup counter unavailable; failure not counted');
+      this.#log.warn({ err: error }, 'key lookup counter unavailable; point not given back');
+    }
+  }
+
+  /** True the first time this key is refused for this address in the window. */
+  async #firstRefusal(bucket: string, keyHash: string): Promise<boolean> {
+    try {
+      await this.#refusedKeys.consume(`${bucket}|${keyHash}`);
+      return true;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) this.#log.warn({ err: rejection }, 'key lookup counter unavailable');
+      return false;
     }
   }
 }
