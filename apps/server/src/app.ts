@@ -11,7 +11,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
 import { createMetrics } from './lib/metrics.ts';
-import { createRedis } from './lib/redis.ts';
+import { closeRedis, createRedis, redisReady } from './lib/redis.ts';
 import { loadSecrets } from './lib/secrets.ts';
 import { gatewayPlugin } from './gateway/gateway.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -75,7 +75,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     }));
   const clock = options.clock ?? systemClock;
-  const redis = createRedis(env);
+  const redis = createRedis(env, app.log);
+  // Shared limits start shared: wait (briefly) for Redis. If it does not answer, the server starts
+  // anyway and counts in this process until it does.
+  if (redis && !(await redisReady(redis, 2_000)))
+    app.log.warn('Redis did not answer at start-up: limits count in this process until it does');
   const context: AppContext = {
     env,
     secrets: loadSecrets(env),
@@ -89,7 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   app.decorate('context', context);
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  if (redis) app.addHook('onClose', async () => closeRedis(redis));
 
   registerBaselineHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   await registerSessionAuth(app);

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { usageTotals } from '../modules/users/users.repository.ts';
 import { ApiKeyAuthenticator, applyRemoteInvalidation, registerRemoteInvalidator } from './auth/api-key-auth.ts';
 import { KeyLookupGuard } from './auth/key-lookup-guard.ts';
+import { closeRedis, subscriberFor } from '../lib/redis.ts';
 import { hostedProviders, loadUpstreams, type Upstreams } from './credentials/upstreams.ts';
 import { AccountLimiter } from './limits/account-limiter.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
@@ -75,7 +76,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
 
   // With Redis, a key revoked on one instance is dropped from every instance's cache at once.
   const channel = `${env.GATEWAY_REDIS_PREFIX}gateway:invalidate`;
-  const subscriber = redis?.duplicate() ?? null;
+  const subscriber = redis ? subscriberFor(redis, log) : null;
   let unregister: (() => void) | undefined;
   if (redis && subscriber) {
     subscriber.subscribe(channel).catch((error: unknown) => log.warn({ err: error }, 'gateway cache invalidation channel unavailable'));
@@ -116,7 +117,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
       authenticator.close();
       await meter.close();
       await transport.close();
-      if (subscriber) await subscriber.quit().catch(() => undefined);
+      if (subscriber) await closeRedis(subscriber);
     },
   };
 }

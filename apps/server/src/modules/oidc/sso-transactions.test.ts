@@ -54,3 +54,32 @@ describe.each([
     expect(await browser.signedIn()).toBe(true);
   });
 });
+
+describe('sign-on transactions with Redis configured but unreachable', () => {
+  let harness: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every Redis command fails at once.
+    harness = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  afterAll(async () => harness.close());
+
+  it('are kept in the database instead, and still read once', async () => {
+    const { database, redis, clock } = harness.app.context;
+    expect(redis?.status).not.toBe('ready');
+    const store = createSsoTransactionStore({ db: database.db, redis, clock });
+    const id = randomUUID();
+    await store.put(id, transaction);
+    expect(await store.take(id)).toEqual(transaction);
+    expect(await store.take(id)).toBeUndefined();
+  });
+
+  it('carry a whole Demo OIDC sign-in', async () => {
+    const browser = new Browser(harness.app);
+    const secrets = browserSecrets();
+    const start = await browser.start('demo', secrets);
+    const callbackUrl = await browser.consentAtDemoIssuer(start.json().authorizationUrl);
+    const response = await browser.callback('demo', callbackUrl.searchParams.get('code') ?? '', secrets);
+    expect(response.statusCode).toBe(200);
+    expect(await browser.signedIn()).toBe(true);
+  });
+});

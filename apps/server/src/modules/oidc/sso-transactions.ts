@@ -1,4 +1,5 @@
 import type { SsoProviderId } from '@conductor/shared/schemas/sso';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
@@ -24,26 +25,24 @@ export interface SsoTransactionStore {
   take(id: string): Promise<SsoTransaction | undefined>;
 }
 
-/** Redis (shared, expiring by itself) when configured; else the oidc_store table, shared by every instance. */
-export function createSsoTransactionStore(deps: { db: Database; redis: Redis | null; clock: Clock }): SsoTransactionStore {
-  const { db, redis, clock } = deps;
+/**
+ * Redis (shared, expiring by itself) when configured; else the oidc_store table, shared by every
+ * instance. With Redis configured but failing, the table stands in: a transaction that could not
+ * be written to Redis is written there, and one not found in Redis (or unreadable) is looked for
+ * there, so single sign-on keeps working through a Redis outage.
+ */
+export function createSsoTransactionStore(deps: {
+  db: Database;
+  redis: Redis | null;
+  clock: Clock;
+  log?: FastifyBaseLogger;
+}): SsoTransactionStore {
+  const { db, redis, clock, log } = deps;
   const parse = (value: unknown) => {
     const parsed = SsoTransaction.safeParse(value);
     return parsed.success ? (parsed.data as SsoTransaction) : undefined;
   };
-  if (redis) {
-    const key = (id: string) => `sso:tx:${id}`;
-    return {
-      async put(id, transaction) {
-        await redis.set(key(id), JSON.stringify(transaction), 'EX', SSO_TRANSACTION_TTL_SECONDS);
-      },
-      async take(id) {
-        const raw = await redis.getdel(key(id));
-        return raw ? parse(JSON.parse(raw)) : undefined;
-      },
-    };
-  }
-  return {
+  const table: SsoTransactionStore = {
     async put(id, transaction) {
       const expiresAt = new Date(clock.now() + SSO_TRANSACTION_TTL_SECONDS * 1000);
       await upsertOidcRecord(db, { model: MODEL, id, payload: transaction, expiresAt });
@@ -52,6 +51,27 @@ export function createSsoTransactionStore(deps: { db: Database; redis: Redis | n
       const row = await takeOidcRecord(db, MODEL, id);
       if (!row || (row.expiresAt && row.expiresAt.getTime() <= clock.now())) return undefined;
       return parse(row.payload);
+    },
+  };
+  if (!redis) return table;
+  const key = (id: string) => `sso:tx:${id}`;
+  return {
+    async put(id, transaction) {
+      try {
+        await redis.set(key(id), JSON.stringify(transaction), 'EX', SSO_TRANSACTION_TTL_SECONDS);
+      } catch (error) {
+        log?.warn({ err: error }, 'Redis unavailable: the sign-on transaction is kept in the database');
+        await table.put(id, transaction);
+      }
+    },
+    async take(id) {
+      let raw: string | null = null;
+      try {
+        raw = await redis.getdel(key(id));
+      } catch (error) {
+        log?.warn({ err: error }, 'Redis unavailable: the sign-on transaction is looked for in the database');
+      }
+      return raw ? parse(JSON.parse(raw)) : table.take(id);
     },
   };
 }

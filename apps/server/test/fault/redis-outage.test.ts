@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket, connect } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountWithKey, deleteRedisPrefix, type LiveGateway, startGateway, TEST_REDIS_URL } from '../gateway/gateway-helpers.ts';
+
+/**
+ * Redis goes away while the server runs, then comes back. The server sits behind a TCP proxy
+ * to the machine's Redis that the test opens and closes. While Redis is away every request is
+ * answered promptly (the limits count in the process, the gateway serves without shared
+ * limits), and once it is back the shared limits are used again.
+ */
+
+/** A TCP proxy to Redis on a fixed local port that can be stopped (connections refused) and started again. */
+class RedisProxy {
+  readonly #target = new URL(TEST_REDIS_URL);
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+  port = 0;
+
+  async start(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(this.#target.port || 6379), this.#target.hostname);
+      for (const socket of [client, upstream]) {
+        this.#sockets.add(socket);
+        socket.on('close', () => this.#sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    const address = server.address();
+    if (typeof address === 'object' && address) this.port = address.port;
+    this.#server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    for (const socket of this.#sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+const chat = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] };
+/** Far above a request's own time on a busy host, far below what waiting on reconnects cost (1.2–23 s). */
+const PROMPT_MS = 1_000;
+
+describe('Redis outage', () => {
+  const prefix = `conductor-test-${randomUUID()}:`;
+  const proxy = new RedisProxy();
+  let gateway: LiveGateway;
+  let key: string;
+
+  beforeAll(async () => {
+    await proxy.start();
+    gateway = await startGateway({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, GATEWAY_REDIS_PREFIX: prefix });
+    ({ key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' }));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await proxy.stop();
+    await deleteRedisPrefix(TEST_REDIS_URL, prefix);
+  });
+
+  const timed = async (send: () => Promise<{ statusCode: number }>) => {
+    const started = performance.now();
+    const { statusCode } = await send();
+    return { statusCode, ms: performance.now() - started };
+  };
+  const complete = () =>
+    timed(() =>
+      gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${key}` }, payload: chat }),
+    );
+  const signIn = (email: string) =>
+    timed(() => gateway.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: 'not-the-password-1' } }));
+  const limitKeys = async () => {
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      return await redis.keys(`${prefix}limits:*`);
+    } finally {
+      await redis.quit();
+    }
+  };
+
+  it('counts limits in Redis while it is up', async () => {
+    expect((await complete()).statusCode).toBe(200);
+    expect((await limitKeys()).length).toBeGreaterThan(0);
+  });
+
+  it('answers promptly while Redis is away, and uses it again when it is back', async () => {
+    await proxy.stop();
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 5_000 }).not.toBe('ready');
+    const answers: { statusCode: number; ms: number }[] = [];
+    // Over ~3 s, so that ioredis's reconnection back-off has grown (what a request used to wait for).
+    for (let index = 0; index < 6; index += 1) {
+      answers.push(await complete());
+      answers.push(await signIn(`nobody-${index}@example.com`));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(answers.map(({ statusCode }) => statusCode)).toEqual(Array.from({ length: 6 }, () => [200, 401]).flat());
+    const slowest = Math.max(...answers.map(({ ms }) => ms));
+    process.stdout.write(
+      `[fault] redis outage: ${answers.length} gateway calls and sign-ins answered, slowest ${Math.round(slowest)} ms\n`,
+    );
+    expect(slowest).toBeLessThan(PROMPT_MS);
+    // The sign-in throttle keeps counting, in the process: five wrong passwords, then a wait.
+    const attempts: number[] = [];
+    for (let index = 0; index < 6; index += 1) attempts.push((await signIn('someone@example.com')).statusCode);
+    expect(attempts).toEqual([401, 401, 401, 401, 401, 429]);
+
+    await deleteRedisPrefix(TEST_REDIS_URL, prefix);
+    await proxy.start();
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 10_000, interval: 100 }).toBe('ready');
+    expect((await complete()).statusCode).toBe(200);
+    expect((await limitKeys()).length).toBeGreaterThan(0);
+  }, 30_000);
+});
