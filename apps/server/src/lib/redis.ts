@@ -10,16 +10,23 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
  * flight, short-lived auth state); null means the in-memory stores are used.
  *
  * Commands fail at once while the connection is down instead of waiting in ioredis's offline
- * queue for reconnection attempts: every caller has a fallback (the limiters count in this
- * process, the gateway serves without shared limits), and a request must not wait on Redis.
+ * queue for reconnection attempts: every caller has a fallback (the throttles count in this
+ * process, the gateway serves without plan limits), and a request must not wait on Redis.
  * With the queue, a gateway call took 1.2–4.7 s and a sign-in 23 s while Redis was down
- * (test/fault/redis-down.test.ts). ioredis keeps reconnecting in the background.
+ * (test/fault/redis-outage.test.ts). ioredis keeps reconnecting in the background.
  */
 export function createRedis(env: Env, log: FastifyBaseLogger): Redis | null {
   if (!env.REDIS_URL) return null;
   const redis = new Redis(env.REDIS_URL, {
     enableOfflineQueue: false,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // A Redis that stops answering without closing the connection: the first silence this long
+    // drops the socket, so later commands fail at once (and the outage is logged) instead of each
+    // waiting out its timeout until TCP gives up.
+    socketTimeout: REDIS_COMMAND_TIMEOUT_MS * 1.5,
+    // A command that timed out has been given up by its caller (which fell back): it must not run
+    // later after a reconnect (a quota reservation nobody settles, a sign-on transaction twice).
+    autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 1,
     lazyConnect: false,
   });
@@ -32,8 +39,15 @@ export function createRedis(env: Env, log: FastifyBaseLogger): Redis | null {
  * subscription made while Redis is away is sent when it comes back (and renewed on reconnects).
  */
 export function subscriberFor(redis: Redis, log: FastifyBaseLogger): Redis {
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
-  logConnectionErrors(subscriber, log);
+  const subscriber = redis.duplicate({
+    enableOfflineQueue: true,
+    commandTimeout: undefined,
+    socketTimeout: undefined,
+    autoResendUnfulfilledCommands: true,
+    maxRetriesPerRequest: null,
+  });
+  // The main connection already reports an outage; this one only at debug level.
+  subscriber.on('error', (error: Error) => log.debug({ err: error }, 'Redis subscriber connection error'));
   return subscriber;
 }
 
@@ -51,7 +65,7 @@ function logConnectionErrors(redis: Redis, log: FastifyBaseLogger): void {
     lastLogged = now;
     log.warn(
       { err: error },
-      'Redis unreachable: limits count in this process and the gateway serves without shared limits until it is back',
+      'Redis unreachable: throttles count in this process and the gateway serves without plan limits until it is back',
     );
   });
   redis.on('ready', () => {
@@ -79,15 +93,23 @@ export function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** QUIT when connected; otherwise drop the connection (a QUIT could not be sent, and reconnecting must stop). */
-export async function closeRedis(redis: Redis): Promise<void> {
+/**
+ * QUIT when connected, given at most `timeoutMs` (a silent peer never answers it); otherwise, or
+ * then, drop the connection so that reconnecting stops.
+ */
+export async function closeRedis(redis: Redis, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): Promise<void> {
   if (redis.status === 'ready') {
-    try {
-      await redis.quit();
-      return;
-    } catch {
-      // fall through to disconnect
-    }
+    let timer: NodeJS.Timeout | undefined;
+    const quit = redis.quit().then(
+      () => true,
+      () => false,
+    );
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const quitted = await Promise.race([quit, late]);
+    clearTimeout(timer);
+    if (quitted) return;
   }
   redis.disconnect();
 }

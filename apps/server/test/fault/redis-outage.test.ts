@@ -11,12 +11,16 @@ import { createAccountWithKey, deleteRedisPrefix, type LiveGateway, startGateway
  * limits), and once it is back the shared limits are used again.
  */
 
-/** A TCP proxy to Redis on a fixed local port that can be stopped (connections refused) and started again. */
+/**
+ * A TCP proxy to Redis on a fixed local port that can be stopped (connections refused) and
+ * started again, or frozen: connections stay open but nothing passes (a Redis that stops answering).
+ */
 class RedisProxy {
   readonly #target = new URL(TEST_REDIS_URL);
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
   port = 0;
+  frozen = false;
 
   async start(): Promise<void> {
     const server = createServer((client) => {
@@ -26,11 +30,19 @@ class RedisProxy {
         socket.on('close', () => this.#sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      client.on('data', (data: Buffer) => {
+        if (!this.frozen) upstream.write(data);
+      });
+      upstream.on('data', (data: Buffer) => {
+        if (!this.frozen) client.write(data);
+      });
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', resolve);
+    });
     const address = server.address();
     if (typeof address === 'object' && address) this.port = address.port;
     this.#server = server;
@@ -117,4 +129,22 @@ describe('Redis outage', () => {
     expect((await complete()).statusCode).toBe(200);
     expect((await limitKeys()).length).toBeGreaterThan(0);
   }, 30_000);
+
+  it('stops waiting on a Redis that stops answering', async () => {
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 10_000, interval: 100 }).toBe('ready');
+    proxy.frozen = true;
+    try {
+      // The first calls wait out the command timeout (1 s); the connection is dropped after 1.5 s
+      // of silence, and from then on nothing waits.
+      await complete();
+      await expect.poll(() => gateway.app.context.redis?.status, { timeout: 5_000, interval: 100 }).not.toBe('ready');
+      const answers: { statusCode: number; ms: number }[] = [];
+      for (let index = 0; index < 4; index += 1) answers.push(await complete());
+      expect(answers.map(({ statusCode }) => statusCode)).toEqual([200, 200, 200, 200]);
+      expect(Math.max(...answers.map(({ ms }) => ms))).toBeLessThan(PROMPT_MS);
+    } finally {
+      proxy.frozen = false;
+    }
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 15_000, interval: 100 }).toBe('ready');
+  }, 40_000);
 });

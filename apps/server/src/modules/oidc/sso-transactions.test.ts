@@ -55,6 +55,26 @@ describe.each([
   });
 });
 
+describe('sign-on transactions in Redis and the database at once', () => {
+  let harness: TestApp;
+  beforeAll(async () => {
+    harness = await createTestApp({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+  });
+  afterAll(async () => harness.close());
+
+  it('are still read once (a Redis write that timed out may land after the table took the transaction)', async () => {
+    const { database, redis, clock } = harness.app.context;
+    const store = createSsoTransactionStore({ db: database.db, redis, clock });
+    const tableOnly = createSsoTransactionStore({ db: database.db, redis: null, clock });
+    const id = randomUUID();
+    await store.put(id, transaction);
+    await tableOnly.put(id, transaction);
+    expect(await store.take(id)).toEqual(transaction);
+    expect(await store.take(id)).toBeUndefined();
+    expect(await tableOnly.take(id)).toBeUndefined();
+  });
+});
+
 describe('sign-on transactions with Redis configured but unreachable', () => {
   let harness: TestApp;
   beforeAll(async () => {

@@ -28,8 +28,8 @@ export interface SsoTransactionStore {
 /**
  * Redis (shared, expiring by itself) when configured; else the oidc_store table, shared by every
  * instance. With Redis configured but failing, the table stands in: a transaction that could not
- * be written to Redis is written there, and one not found in Redis (or unreadable) is looked for
- * there, so single sign-on keeps working through a Redis outage.
+ * be written to Redis is written there, and every take reads and removes both, so single sign-on
+ * keeps working through a Redis outage and each transaction is still used once.
  */
 export function createSsoTransactionStore(deps: {
   db: Database;
@@ -65,13 +65,16 @@ export function createSsoTransactionStore(deps: {
       }
     },
     async take(id) {
-      let raw: string | null = null;
-      try {
-        raw = await redis.getdel(key(id));
-      } catch (error) {
-        log?.warn({ err: error }, 'Redis unavailable: the sign-on transaction is looked for in the database');
-      }
-      return raw ? parse(JSON.parse(raw)) : table.take(id);
+      // Taken from both stores at once: a write that timed out may still have reached Redis after
+      // the transaction went to the table instead, and single use must hold for both copies.
+      const [raw, stored] = await Promise.all([
+        redis.getdel(key(id)).catch((error: unknown) => {
+          log?.warn({ err: error }, 'Redis unavailable: the sign-on transaction is looked for in the database');
+          return null;
+        }),
+        table.take(id),
+      ]);
+      return raw ? parse(JSON.parse(raw)) : stored;
     },
   };
 }
