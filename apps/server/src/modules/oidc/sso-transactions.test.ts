@@ -12,6 +12,17 @@ const transaction: SsoTransaction = {
   redirectUri: 'http://127.0.0.1:8080/auth/callback',
 };
 
+/** A whole Demo OIDC sign-in through the app, as a browser makes it. */
+async function expectDemoSignIn(harness: TestApp): Promise<void> {
+  const browser = new Browser(harness.app);
+  const secrets = browserSecrets();
+  const start = await browser.start('demo', secrets);
+  const callbackUrl = await browser.consentAtDemoIssuer(start.json().authorizationUrl);
+  const response = await browser.callback('demo', callbackUrl.searchParams.get('code') ?? '', secrets);
+  expect(response.statusCode).toBe(200);
+  expect(await browser.signedIn()).toBe(true);
+}
+
 describe.each([
   ['the database', {}],
   ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }],
@@ -45,13 +56,7 @@ describe.each([
   });
 
   it('carry a whole Demo OIDC sign-in', async () => {
-    const browser = new Browser(harness.app);
-    const secrets = browserSecrets();
-    const start = await browser.start('demo', secrets);
-    const callbackUrl = await browser.consentAtDemoIssuer(start.json().authorizationUrl);
-    const response = await browser.callback('demo', callbackUrl.searchParams.get('code') ?? '', secrets);
-    expect(response.statusCode).toBe(200);
-    expect(await browser.signedIn()).toBe(true);
+    await expectDemoSignIn(harness);
   });
 });
 
@@ -94,12 +99,6 @@ describe('sign-on transactions with Redis configured but unreachable', () => {
   });
 
   it('carry a whole Demo OIDC sign-in', async () => {
-    const browser = new Browser(harness.app);
-    const secrets = browserSecrets();
-    const start = await browser.start('demo', secrets);
-    const callbackUrl = await browser.consentAtDemoIssuer(start.json().authorizationUrl);
-    const response = await browser.callback('demo', callbackUrl.searchParams.get('code') ?? '', secrets);
-    expect(response.statusCode).toBe(200);
-    expect(await browser.signedIn()).toBe(true);
+    await expectDemoSignIn(harness);
   });
 });
