@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { firstLine, type PlaywrightReport, playwrightSummary, type VitestReport, vitestSummary } from './test-reports.ts';
+import {
+  crashedFiles,
+  firstLine,
+  type PlaywrightReport,
+  playwrightSummary,
+  type VitestReport,
+  vitestSummary,
+  withRerun,
+} from './test-reports.ts';
 
 const vitest = (overrides: Partial<VitestReport>): VitestReport => ({
   numPassedTests: 0,
@@ -187,5 +195,50 @@ describe('playwrightSummary', () => {
       failed: 1,
       failures: ['e2e: Playwright exited with status 1'],
     });
+  });
+});
+
+describe('crashedFiles and withRerun', () => {
+  const crashedRun = vitest({
+    numPassedTests: 3,
+    testResults: [
+      {
+        name: '/repo/a.test.ts',
+        status: 'passed',
+        assertionResults: [
+          { status: 'passed', fullName: 'a one' },
+          { status: 'passed', fullName: 'a two' },
+        ],
+      },
+      {
+        name: '/repo/b.test.ts',
+        status: 'passed',
+        assertionResults: [
+          { status: 'passed', fullName: 'b one' },
+          { status: 'pending', fullName: 'b two' },
+          { status: 'pending', fullName: 'b three' },
+        ],
+      },
+    ],
+  });
+
+  it('names the files whose test process died when nothing failed', () => {
+    expect(crashedFiles(crashedRun, 1)).toEqual(['/repo/b.test.ts']);
+    expect(crashedFiles(crashedRun, 0)).toEqual([]);
+    expect(crashedFiles({ ...crashedRun, numFailedTests: 1 }, 1)).toEqual([]);
+    const brokenFile = { name: '/repo/c.test.ts', status: 'failed', message: 'did not load', assertionResults: [] };
+    expect(crashedFiles({ ...crashedRun, testResults: [...crashedRun.testResults, brokenFile] }, 1)).toEqual([]);
+  });
+
+  it('counts the second run instead of the crashed files’ first results', () => {
+    expect(withRerun('unit', crashedRun, ['/repo/b.test.ts'], { passed: 3, failed: 0, skipped: 0, failures: [] })).toEqual({
+      passed: 5,
+      failed: 0,
+      skipped: 0,
+      failures: [],
+    });
+    expect(
+      withRerun('unit', crashedRun, ['/repo/b.test.ts'], { passed: 2, failed: 1, skipped: 0, failures: ['unit: b.test.ts › b two: boom'] }),
+    ).toEqual({ passed: 4, failed: 1, skipped: 0, failures: ['unit (second run): b.test.ts › b two: boom'] });
   });
 });

@@ -83,6 +83,43 @@ export function vitestSummary(name: string, report: VitestReport, exitStatus: nu
   return { passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests, failures };
 }
 
+/**
+ * The files to run again because their test process died, not because a test failed: the run
+ * exited non-zero, nothing failed and no file broke, yet some files left tests unfinished (a
+ * native crash of the process running them, such as V8's JIT-page abort on WebAssembly code,
+ * nodejs/node#64500). Empty whenever anything else went wrong.
+ */
+export function crashedFiles(report: VitestReport, exitStatus: number): string[] {
+  if (exitStatus === 0 || report.numFailedTests > 0) return [];
+  if (report.testResults.some((file) => file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'pending')))
+    return [];
+  return report.testResults.filter((file) => file.assertionResults.some((test) => test.status === 'pending')).map((file) => file.name);
+}
+
+/**
+ * A run's counts with the crashed files' results replaced by those of their second run: the
+ * first run's passes outside those files plus the second run's summary (its failures are the
+ * suite's failures). The second run is named in the failures list only if it failed too.
+ */
+export function withRerun(name: string, first: VitestReport, files: string[], rerun: SuiteSummary): SuiteSummary {
+  const crashed = new Set(files);
+  let passedElsewhere = 0;
+  let skippedElsewhere = 0;
+  for (const file of first.testResults) {
+    if (crashed.has(file.name)) continue;
+    for (const test of file.assertionResults) {
+      if (test.status === 'passed') passedElsewhere += 1;
+      else if (test.status === 'skipped' || test.status === 'todo') skippedElsewhere += 1;
+    }
+  }
+  return {
+    passed: passedElsewhere + rerun.passed,
+    failed: rerun.failed,
+    skipped: skippedElsewhere + rerun.skipped,
+    failures: rerun.failures.map((line) => line.replace(`${name}: `, `${name} (second run): `)),
+  };
+}
+
 /** A Playwright run's counts; a test that passed only on a retry is named too (and counts as passed). */
 export function playwrightSummary(report: PlaywrightReport, exitStatus: number): SuiteSummary {
   const failures: string[] = [];

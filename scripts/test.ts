@@ -6,7 +6,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type PlaywrightReport, playwrightSummary, type SuiteSummary, type VitestReport, vitestSummary } from './test-reports.ts';
+import {
+  crashedFiles,
+  type PlaywrightReport,
+  playwrightSummary,
+  type SuiteSummary,
+  type VitestReport,
+  vitestSummary,
+  withRerun,
+} from './test-reports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp', `test-${process.pid}`);
@@ -20,6 +28,8 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const results: ({ name: string } & Omit<SuiteSummary, 'failures'>)[] = [];
 /** Failed tests by name, repeated after the totals: CI logs keep only their tail. */
 const failures: string[] = [];
+/** Files run a second time because their test process died, printed with the totals. */
+const reruns: string[] = [];
 
 function record(name: string, { failures: named, ...counts }: SuiteSummary): void {
   results.push({ name, ...counts });
@@ -59,7 +69,29 @@ function vitestSuite(name: string, args: string[], env: Record<string, string> =
     broken(name, `vitest wrote no report (exit status ${status})`);
     return;
   }
-  record(name, vitestSummary(name, JSON.parse(readFileSync(output, 'utf8')) as VitestReport, status, root));
+  const report = JSON.parse(readFileSync(output, 'utf8')) as VitestReport;
+  const crashed = crashedFiles(report, status);
+  if (crashed.length === 0) {
+    record(name, vitestSummary(name, report, status, root));
+    return;
+  }
+  // A test process died with nothing failed (V8's abort on WebAssembly code churn, nodejs/node#64500):
+  // its files run once more, on their own, and their second run counts. Said here and in the summary.
+  const files = crashed.map((file) => path.relative(root, file));
+  process.stdout.write(`\n== ${name}: a test process died; running its files again: ${files.join(', ')} ==\n`);
+  const rerunOutput = path.join(tmp, `vitest-${name}-rerun.json`);
+  const rerunStatus = run(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${rerunOutput}`, ...args, ...files],
+    env,
+  );
+  if (!existsSync(rerunOutput)) {
+    record(name, vitestSummary(name, report, status, root));
+    return;
+  }
+  const rerun = vitestSummary(name, JSON.parse(readFileSync(rerunOutput, 'utf8')) as VitestReport, rerunStatus, root);
+  reruns.push(`${name}: ran again after its test process died: ${files.join(', ')} (${rerun.failed === 0 ? 'passed' : 'failed'})`);
+  record(name, withRerun(name, report, crashed, rerun));
 }
 
 function playwrightSuite(): void {
@@ -112,6 +144,11 @@ process.stdout.write('\n');
 if (failures.length > 0) {
   process.stdout.write('Failed:\n');
   for (const line of failures) process.stdout.write(`  ${line}\n`);
+  process.stdout.write('\n');
+}
+if (reruns.length > 0) {
+  process.stdout.write('Run again:\n');
+  for (const line of reruns) process.stdout.write(`  ${line}\n`);
   process.stdout.write('\n');
 }
 for (const suite of results) {
