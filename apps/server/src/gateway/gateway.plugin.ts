@@ -49,7 +49,7 @@ function gatewayRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
     app.addHook('onRequest', (request, _reply, done) => {
       let principal: ReturnType<typeof runtime.authenticator.authenticateCached>;
       try {
-        principal = runtime.authenticator.authenticateCached(request.headers.authorization, request.ip);
+        principal = runtime.authenticator.authenticateCached(request.headers.authorization, request);
       } catch (error) {
         return done(error as Error);
       }
