@@ -8,6 +8,7 @@ import { KeyLookupGuard } from './auth/key-lookup-guard.ts';
 import { closeRedis, subscriberFor } from '../lib/redis.ts';
 import { hostedProviders, loadUpstreams, type Upstreams } from './credentials/upstreams.ts';
 import { AccountLimiter } from './limits/account-limiter.ts';
+import { FailoverLimitStore } from './limits/failover-limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { UsageMeter } from './metering/usage-meter.ts';
@@ -65,12 +66,22 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     now: clock.now,
     ...(guard ? { guard } : {}),
   });
-  let lastStoreWarning = 0;
-  const limiter = new AccountLimiter(redis ? new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX) : new MemoryLimitStore(), (error) => {
-    if (clock.now() - lastStoreWarning < 10_000) return;
-    lastStoreWarning = clock.now();
-    log.error({ err: error }, 'limit store unavailable: requests are served without rate limits or quotas');
-  });
+  const throttledError = (message: string) => {
+    let last = Number.NEGATIVE_INFINITY;
+    return (error: unknown) => {
+      if (clock.now() - last < 10_000) return;
+      last = clock.now();
+      log.error({ err: error }, message);
+    };
+  };
+  const store = redis
+    ? new FailoverLimitStore(new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX), {
+        now: clock.now,
+        onFailure: throttledError('Redis unavailable for the plan limits: each instance counts them on its own until it is back'),
+        meteringLagMs: env.GATEWAY_USAGE_FLUSH_MS + 1_000,
+      })
+    : new MemoryLimitStore();
+  const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));
   const meter = new UsageMeter({ db: database.db, log, flushIntervalMs: env.GATEWAY_USAGE_FLUSH_MS });
   const transport = new UpstreamTransport({ timeoutMs: env.UPSTREAM_TIMEOUT_MS });
 

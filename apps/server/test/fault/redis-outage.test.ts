@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithKey, deleteRedisPrefix, type LiveGateway, startGateway, TEST_REDIS_URL } from '../gateway/gateway-helpers.ts';
+import { usageEvents } from '../../src/db/schema/index.ts';
+import {
+  closeFakes,
+  createAccountWithKey,
+  deleteRedisPrefix,
+  type Fakes,
+  type LiveGateway,
+  manualClock,
+  startFakes,
+  startGateway,
+  TEST_REDIS_URL,
+  upstreamEnv,
+} from '../gateway/gateway-helpers.ts';
 
 /**
  * Redis goes away while the server runs, then comes back. The server sits behind a TCP proxy
  * to the machine's Redis that the test opens and closes. While Redis is away every request is
- * answered promptly (the limits count in the process, the gateway serves without shared
- * limits), and once it is back the shared limits are used again.
+ * answered promptly and the limits count in the process (the plan limits too), and once it is
+ * back the shared limits are used again, with the quota's count made good.
  */
 
 /**
@@ -63,16 +76,24 @@ const PROMPT_MS = 1_000;
 describe('Redis outage', () => {
   const prefix = `conductor-test-${randomUUID()}:`;
   const proxy = new RedisProxy();
+  // Mid-minute, so that a test's requests fall in one rate window.
+  const clock = manualClock(Date.UTC(2026, 10, 26, 12, 0, 5));
+  let fakes: Fakes;
   let gateway: LiveGateway;
   let key: string;
 
   beforeAll(async () => {
     await proxy.start();
-    gateway = await startGateway({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, GATEWAY_REDIS_PREFIX: prefix });
+    fakes = await startFakes(['openai']);
+    gateway = await startGateway(
+      { ...upstreamEnv(fakes), REDIS_URL: `redis://127.0.0.1:${proxy.port}`, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_USAGE_FLUSH_MS: '100' },
+      { clock },
+    );
     ({ key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' }));
   });
   afterAll(async () => {
     await gateway?.close();
+    await closeFakes(fakes);
     await proxy.stop();
     await deleteRedisPrefix(TEST_REDIS_URL, prefix);
   });
@@ -82,20 +103,21 @@ describe('Redis outage', () => {
     const { statusCode } = await send();
     return { statusCode, ms: performance.now() - started };
   };
-  const complete = () =>
+  const complete = (apiKey = key) =>
     timed(() =>
-      gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${key}` }, payload: chat }),
+      gateway.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, payload: chat }),
     );
   const signIn = (email: string) =>
     timed(() => gateway.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: 'not-the-password-1' } }));
-  const limitKeys = async () => {
+  const withRedis = async <T>(use: (redis: Redis) => Promise<T>): Promise<T> => {
     const redis = new Redis(TEST_REDIS_URL);
     try {
-      return await redis.keys(`${prefix}limits:*`);
+      return await use(redis);
     } finally {
       await redis.quit();
     }
   };
+  const limitKeys = () => withRedis((redis) => redis.keys(`${prefix}limits:*`));
 
   it('counts limits in Redis while it is up', async () => {
     expect((await complete()).statusCode).toBe(200);
@@ -147,4 +169,53 @@ describe('Redis outage', () => {
     }
     await expect.poll(() => gateway.app.context.redis?.status, { timeout: 15_000, interval: 100 }).toBe('ready');
   }, 40_000);
+
+  it('keeps the plan limits in the instance while Redis is away, and makes the shared quota good after', async () => {
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 15_000, interval: 100 }).toBe('ready');
+    clock.advance(60_000);
+    const { userId, key: freeKey } = await createAccountWithKey(gateway.app, 'free');
+    const usedKey = `${prefix}limits:{${userId}}:used:${new Date(clock.now()).toISOString().slice(0, 7)}`;
+    const sharedCount = () => withRedis((redis) => redis.get(usedKey));
+    const table = async () => {
+      const [row] = await gateway.app.context.database.db
+        .select({ events: sql<number>`count(*)::int`, tokens: sql<number>`coalesce(sum(prompt_tokens + completion_tokens), 0)::int` })
+        .from(usageEvents)
+        .where(eq(usageEvents.userId, userId));
+      return row ?? { events: 0, tokens: 0 };
+    };
+    expect((await complete(freeKey)).statusCode).toBe(200);
+    await expect.poll(async () => Number(await sharedCount()), { timeout: 5_000, interval: 50 }).toBeGreaterThan(0);
+
+    await proxy.stop();
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 5_000 }).not.toBe('ready');
+    // The Free plan's 10 requests a minute, counted in the instance from the outage's start.
+    const during: number[] = [];
+    for (let index = 0; index < 11; index += 1) during.push((await complete(freeKey)).statusCode);
+    expect(during).toEqual([...Array.from({ length: 10 }, () => 200), 429]);
+    const refused = await gateway.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${freeKey}` },
+      payload: chat,
+    });
+    expect(refused.json().error).toMatchObject({ code: 'rate_limit_exceeded' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Redis's count missed the ten requests the instance admitted.
+    await expect.poll(async () => (await table()).events, { timeout: 5_000, interval: 50 }).toBe(13);
+    const beforeOutage = Number(await sharedCount());
+    expect(beforeOutage).toBeLessThan((await table()).tokens);
+
+    await proxy.start();
+    await expect.poll(() => gateway.app.context.redis?.status, { timeout: 10_000, interval: 100 }).toBe('ready');
+    // A new minute, once the usage table holds the outage's requests: the next admission drops
+    // the shared count, and the one after loads it again from the usage table.
+    clock.advance(60_000);
+    expect((await complete(freeKey)).statusCode).toBe(200);
+    await expect.poll(sharedCount, { timeout: 5_000, interval: 50 }).toBeNull();
+    await expect.poll(async () => (await table()).events, { timeout: 5_000, interval: 50 }).toBe(14);
+    expect((await complete(freeKey)).statusCode).toBe(200);
+    await expect.poll(async () => (await table()).events, { timeout: 5_000, interval: 50 }).toBe(15);
+    const { tokens } = await table();
+    await expect.poll(async () => Number(await sharedCount()), { timeout: 5_000, interval: 50 }).toBe(tokens);
+  }, 60_000);
 });

@@ -52,8 +52,9 @@ export function monthOf(now: number): { month: string; endsAt: number } {
  * The plan's limits for one request: requests per minute always, the monthly token quota for
  * live keys on the plans it throttles (Free). Reservations hold the prompt plus the completion budget;
  * near the end of the quota the budget shrinks to what is left and `max_tokens` is capped,
- * so concurrent requests cannot overshoot. If the store itself fails (Redis down), requests are
- * served without limits and the failure is logged: the gateway stays available.
+ * so concurrent requests cannot overshoot. If the store itself fails (with Redis, the failover
+ * store counts in the instance meanwhile, so this is the database failing to give the month's
+ * usage), requests are served without limits and the failure is logged: the gateway stays available.
  */
 export class AccountLimiter {
   readonly #store: LimitStore;
@@ -74,7 +75,7 @@ export class AccountLimiter {
       const { month, endsAt } = monthOf(input.now);
       quota = { limit: quotaLimit, month, monthEndsAt: endsAt, minimum: input.promptTokens + 1, desired };
     }
-    // The limit store (Redis) is unreachable: serve rather than fail every request; say so in the log.
+    // The limit store cannot answer: serve rather than fail every request; say so in the log.
     const unlimited = (error: unknown): Admitted => {
       this.#onStoreError(error);
       return { reservation: null, maxTokensCap: undefined };

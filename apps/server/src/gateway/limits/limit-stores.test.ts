@@ -281,3 +281,24 @@ describe('both stores: a settlement more than LATE_SETTLE_MS after the hold expi
     expect(left).toEqual({ memory: 9_900, redis: 9_900 });
   });
 });
+
+describe('redis store: forgetting an account’s month of usage', () => {
+  it('reloads it from the usage table at the next admission, keeping the reservations in flight', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    await store.forgetUsage(account, held.reservation.month);
+    let loads = 0;
+    const reloaded: AdmitRequest = {
+      ...request(account, MID, quota(MID, 1, 10_000)),
+      loadUsedTokens: async () => {
+        loads += 1;
+        return 3_000;
+      },
+    };
+    // 3,000 used (the usage table's count now) and 2,000 still held: 5,000 left.
+    expect(await admit(store, reloaded)).toMatchObject({ ok: true, reservation: { granted: 5_000 } });
+    expect(loads).toBe(1);
+  });
+});

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { SharedLimitStore } from './failover-limit-store.ts';
 import {
   type AdmitRequest,
   type AdmitResult,
   LATE_SETTLE_MS,
-  type LimitStore,
   RESERVATION_TTL_MS,
   type Reservation,
   tokenCount,
@@ -78,7 +78,7 @@ type ScriptedRedis = Redis & {
  * The shared store (REDIS_URL): every instance admits against the same counters, atomically
  * in Lua. Keys carry the account in a hash tag so a cluster keeps them on one slot.
  */
-export class RedisLimitStore implements LimitStore {
+export class RedisLimitStore implements SharedLimitStore {
   readonly #redis: ScriptedRedis;
   readonly #prefix: string;
 
@@ -134,5 +134,10 @@ export class RedisLimitStore implements LimitStore {
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     const [, used, inflight, expired] = this.#keys(reservation.accountId, reservation.month, 0);
     await this.#redis.conductorSettle(used, inflight, expired, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
+  }
+
+  async forgetUsage(accountId: string, month: string): Promise<void> {
+    const [, used] = this.#keys(accountId, month, 0);
+    await this.#redis.del(used);
   }
 }
