@@ -79,9 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Shared limits start shared: wait (briefly) for Redis. If it does not answer, the server starts
   // anyway and counts in this process until it does.
   if (redis && !(await redisReady(redis, 2_000)))
-    app.log.warn(
-      'Redis did not answer at start-up: throttles count in this process and the gateway serves without plan limits until it does',
-    );
+    app.log.warn('Redis did not answer at start-up: throttles and plan limits count in this process until it does');
   const context: AppContext = {
     env,
     secrets: loadSecrets(env),

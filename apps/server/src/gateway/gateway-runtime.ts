@@ -76,9 +76,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
   };
   const store = redis
     ? new FailoverLimitStore(new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX), {
-        now: clock.now,
         onFailure: throttledError('Redis unavailable for the plan limits: each instance counts them on its own until it is back'),
-        meteringLagMs: env.GATEWAY_USAGE_FLUSH_MS + 1_000,
       })
     : new MemoryLimitStore();
   const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));

@@ -11,7 +11,7 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
  *
  * Commands fail at once while the connection is down instead of waiting in ioredis's offline
  * queue for reconnection attempts: every caller has a fallback (the throttles count in this
- * process, the gateway serves without plan limits), and a request must not wait on Redis.
+ * process, and so do the gateway's plan limits), and a request must not wait on Redis.
  * With the queue, a gateway call took 1.2–4.7 s and a sign-in 23 s while Redis was down
  * (test/fault/redis-outage.test.ts). ioredis keeps reconnecting in the background.
  */
@@ -63,10 +63,7 @@ function logConnectionErrors(redis: Redis, log: FastifyBaseLogger): void {
     if (down && now - lastLogged < 60_000) return;
     down = true;
     lastLogged = now;
-    log.warn(
-      { err: error },
-      'Redis unreachable: throttles count in this process and the gateway serves without plan limits until it is back',
-    );
+    log.warn({ err: error }, 'Redis unreachable: throttles and plan limits count in this process until it is back');
   });
   redis.on('ready', () => {
     if (!down) return;

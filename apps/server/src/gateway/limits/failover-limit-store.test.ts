@@ -13,7 +13,9 @@ class FlakySharedStore implements SharedLimitStore {
   down = false;
   admits = 0;
   readonly settled: number[] = [];
-  readonly forgotten: string[] = [];
+  readonly added: { accountId: string; month: string; tokens: number; admittedAt: number }[] = [];
+  /** Settlements of these reservations are refused even while the store is up. */
+  readonly refusing = new Set<string>();
 
   #check(): void {
     if (this.down) throw new Error('Stream isn’t writeable and enableOfflineQueue options is false');
@@ -27,20 +29,22 @@ class FlakySharedStore implements SharedLimitStore {
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     this.#check();
+    if (this.refusing.has(reservation.id)) throw new Error('ERR something wrong with this one');
     this.settled.push(usedTokens);
     await this.inner.settle(reservation, usedTokens);
   }
 
-  async forgetUsage(accountId: string, forMonth: string): Promise<void> {
+  async addUsage(accountId: string, forMonth: string, tokens: number, admittedAt: number): Promise<boolean> {
     this.#check();
-    this.forgotten.push(`${accountId} ${forMonth}`);
+    this.added.push({ accountId, month: forMonth, tokens, admittedAt });
+    return true;
   }
 }
 
-function setup(meteringLagMs = 20) {
+function setup() {
   const shared = new FlakySharedStore();
   const failures: unknown[] = [];
-  const store = new FailoverLimitStore(shared, { now: Date.now, onFailure: (error) => failures.push(error), meteringLagMs });
+  const store = new FailoverLimitStore(shared, { onFailure: (error) => failures.push(error), retryMs: 20 });
   return { shared, store, failures };
 }
 
@@ -49,6 +53,12 @@ function request(overrides: Partial<AdmitRequest> = {}): AdmitRequest {
 }
 
 const quota = (desired: number) => ({ limit: 1_000, month, monthEndsAt: endsAt, minimum: 11, desired });
+
+async function reserved(result: AdmitResult | Promise<AdmitResult>): Promise<Reservation> {
+  const admitted = await result;
+  if (!admitted.ok || !admitted.reservation) throw new Error('admitted without a reservation');
+  return admitted.reservation;
+}
 
 describe('FailoverLimitStore', () => {
   it('uses the shared store while it answers', async () => {
@@ -117,42 +127,42 @@ describe('FailoverLimitStore', () => {
     await expect(admission).rejects.toMatchObject({ status: 429, code: 'quota_exceeded' });
   });
 
-  it('forgets the shared count of an account the instance admitted, once the usage table holds its tokens', async () => {
-    const { shared, store } = setup(50);
+  it('adds the tokens of a request the stand-in admitted to the shared count once it answers', async () => {
+    const { shared, store } = setup();
     shared.down = true;
-    const admitted = await store.admit(request({ quota: quota(100) }));
-    if (!admitted.ok || !admitted.reservation) throw new Error('admitted without a reservation');
+    const reservation = await reserved(store.admit(request({ quota: quota(100) })));
+    await store.settle(reservation, 40);
+    expect(shared.added).toEqual([]);
+    expect(store.missed).toBe(1);
     shared.down = false;
     expect(await store.admit(request({ accountId: 'other', now: NOW + 1_000 }))).toMatchObject({ ok: true });
-    await store.settle(admitted.reservation, 40);
-    // Not before the meter has written the request: the reload would miss its tokens.
-    expect(shared.forgotten).toEqual([]);
-    await expect.poll(() => shared.forgotten, { timeout: 2_000, interval: 10 }).toEqual([`acct ${month}`]);
+    await expect
+      .poll(() => shared.added, { timeout: 2_000, interval: 5 })
+      .toEqual([{ accountId: 'acct', month, tokens: 40, admittedAt: NOW }]);
+    expect(store.missed).toBe(0);
     expect(shared.settled).toEqual([]);
   });
 
-  it('keeps what it could not forget until the shared store answers again', async () => {
-    const { shared, store } = setup(10);
+  it('sends what was missed without waiting for another request, retrying while the store fails', async () => {
+    const { shared, store } = setup();
     shared.down = true;
-    const admitted = await store.admit(request({ quota: quota(100) }));
-    if (!admitted.ok || !admitted.reservation) throw new Error('admitted without a reservation');
-    await store.settle(admitted.reservation, 40);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(shared.forgotten).toEqual([]);
+    const reservation = await reserved(store.admit(request({ quota: quota(100) })));
+    await store.settle(reservation, 40);
+    // Several retries fail meanwhile (every 20, 40, 80 ms …).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(shared.added).toEqual([]);
     shared.down = false;
-    await store.admit(request({ now: NOW + 1_000 }));
-    await expect.poll(() => shared.forgotten, { timeout: 2_000, interval: 10 }).toEqual([`acct ${month}`]);
+    await expect.poll(() => shared.added.map(({ tokens }) => tokens), { timeout: 3_000, interval: 5 }).toEqual([40]);
   });
 
-  it('sends a settlement the shared store refused again once it answers, and it counts once', async () => {
-    const { shared, store } = setup();
-    const admitted = await store.admit(request({ quota: quota(100) }));
-    if (!admitted.ok || !admitted.reservation) throw new Error('admitted without a reservation');
+  it('keeps a settlement the shared store refused, without failing the caller, and sends it once it answers', async () => {
+    const { shared, store, failures } = setup();
+    const reservation = await reserved(store.admit(request({ quota: quota(100) })));
     shared.down = true;
-    await expect(store.settle(admitted.reservation, 70)).rejects.toThrow(/enableOfflineQueue/);
+    await expect(store.settle(reservation, 70)).resolves.toBeUndefined();
+    expect(failures).toHaveLength(1);
     shared.down = false;
-    await store.admit(request({ now: NOW + 1_000 }));
-    await expect.poll(() => shared.settled, { timeout: 2_000, interval: 10 }).toEqual([70]);
+    await expect.poll(() => shared.settled, { timeout: 2_000, interval: 5 }).toEqual([70]);
     // The shared store's quota now counts the 70 tokens: 1,000 - 70 = 930 left.
     expect(await shared.inner.admit(request({ now: NOW + 2_000, quota: { ...quota(2_000), minimum: 931 } }))).toMatchObject({
       ok: false,
@@ -161,34 +171,54 @@ describe('FailoverLimitStore', () => {
     });
   });
 
-  it('keeps its counts through a flapping connection, and starts afresh a window after the last failure', async () => {
+  it('does not let one entry the store keeps refusing hold up the rest', async () => {
     const { shared, store } = setup();
+    const poisoned = await reserved(store.admit(request({ quota: quota(100) })));
+    const fine = await reserved(store.admit(request({ now: NOW + 1, quota: quota(100) })));
+    shared.refusing.add(poisoned.id);
     shared.down = true;
-    await store.admit(request({ now: NOW }));
+    await store.settle(poisoned, 10);
+    await store.settle(fine, 20);
+    shared.down = false;
+    await expect.poll(() => shared.settled, { timeout: 3_000, interval: 5 }).toEqual([20]);
+    expect(store.missed).toBe(1);
+  });
+
+  it('keeps its rate windows through a flapping connection, reloads its quota counts, and starts afresh a window after', async () => {
+    const { shared, store } = setup();
+    let loads = 0;
+    const loadUsedTokens = async () => {
+      loads += 1;
+      return 100;
+    };
+    shared.down = true;
+    await store.admit(request({ now: NOW, quota: quota(100), loadUsedTokens }));
     await store.admit(request({ now: NOW + 1 }));
     shared.down = false;
     await store.admit(request({ now: NOW + 2 }));
     expect(store.standingIn).toBe(true);
     shared.down = true;
-    // Two counted in the instance before: the third is the last this minute.
-    expect(await store.admit(request({ now: NOW + 3 }))).toMatchObject({ ok: true });
+    // Two counted in the instance before: the third is the last this minute (the one Redis
+    // admitted in between is not counted here).
+    expect(await store.admit(request({ now: NOW + 3, quota: quota(100), loadUsedTokens }))).toMatchObject({ ok: true });
     expect(await store.admit(request({ now: NOW + 4 }))).toMatchObject({ ok: false, reason: 'rate' });
+    // Its quota counts went stale while Redis answered: loaded again.
+    expect(loads).toBe(2);
     shared.down = false;
     await store.admit(request({ now: NOW + 4 + WINDOW_MS }));
     expect(store.standingIn).toBe(false);
   });
 
   it('settles a reservation in the stand-in that admitted it, after that one is gone', async () => {
-    const { shared, store } = setup(10);
+    const { shared, store } = setup();
     shared.down = true;
-    const admitted = await store.admit(request({ quota: quota(100) }));
-    if (!admitted.ok || !admitted.reservation) throw new Error('admitted without a reservation');
+    const reservation = await reserved(store.admit(request({ quota: quota(100) })));
     shared.down = false;
     await store.admit(request({ now: NOW + WINDOW_MS }));
     expect(store.standingIn).toBe(false);
-    await store.settle(admitted.reservation, 30);
+    await store.settle(reservation, 30);
     expect(shared.settled).toEqual([]);
-    await expect.poll(() => shared.forgotten, { timeout: 2_000, interval: 10 }).toEqual([`acct ${month}`]);
+    await expect.poll(() => shared.added.map(({ tokens }) => tokens), { timeout: 2_000, interval: 5 }).toEqual([30]);
   });
 
   it('passes on a failure to read the usage table, without standing in for the shared store', async () => {

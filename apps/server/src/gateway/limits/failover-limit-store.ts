@@ -1,58 +1,75 @@
 import type { AdmitRequest, AdmitResult, LimitStore, Reservation } from './limit-store.ts';
-import { WINDOW_MS } from './limit-store.ts';
+import { tokenCount, WINDOW_MS } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 
-/** The shared store, which can also drop an account's month of usage so that it is loaded again. */
+/** The shared store, which can also be told of tokens used while it could not be reached. */
 export interface SharedLimitStore extends LimitStore {
-  /** Forgets the tokens counted for the account's month: the next admission reloads them from the usage table. */
-  forgetUsage(accountId: string, month: string): Promise<void>;
+  /**
+   * Adds tokens of a request admitted and settled elsewhere (at `admittedAt`) to the account's
+   * month, unless the month's count was loaded from the usage table at or after `admittedAt` (it
+   * may hold them already) or is not loaded (its load will read them). True when added.
+   */
+  addUsage(accountId: string, month: string, tokens: number, admittedAt: number): Promise<boolean>;
 }
 
 export interface FailoverLimitStoreOptions {
-  now(): number;
   /** Told of every failure of the shared store (the caller throttles its log). */
   onFailure(error: unknown): void;
-  /** How long after a request ends the usage table is sure to hold its tokens (the meter's flush interval and a margin). */
-  meteringLagMs: number;
+  /** The first wait before sending again what the shared store missed; doubled after each failure, up to a minute. */
+  retryMs?: number;
 }
 
-/** Settlements the shared store refused, kept to be sent again: beyond this many the oldest are dropped (they expire there). */
-const MAX_UNSETTLED = 10_000;
+type Missed =
+  | { kind: 'settle'; reservation: Reservation; usedTokens: number }
+  | { kind: 'usage'; accountId: string; month: string; tokens: number; admittedAt: number };
+
+/** What the shared store missed, kept to be sent: beyond this many the oldest are dropped. */
+const MAX_MISSED = 10_000;
+const MAX_RETRY_MS = 60_000;
 
 /**
  * The shared store (Redis) with a stand-in in each instance. While the shared store fails,
- * requests are admitted by an in-memory store: the rate limit counts in the instance (so N
- * instances allow up to N times the plan's rate) and the month's quota is loaded from the usage
- * table and held in the instance, so the plan limits still apply. The stand-in is kept until
- * the shared store has answered for a whole rate window, so a flapping connection does not
- * reset the counts.
+ * requests are admitted by an in-memory store: the plan limits count in the instance (so N
+ * instances allow up to N times the plan's rate, and each can grant what is left of a quota) and
+ * the month's quota is loaded from the usage table. The stand-in's rate windows are kept until
+ * the shared store has answered for a whole window, so a flapping connection does not reset
+ * them; its quota counts are dropped as soon as the shared store answers (they go stale there).
  *
- * What the shared store missed is made good once it answers again: a settlement it refused is
- * sent again (settling is idempotent there), and for a request the stand-in admitted, the
- * account's shared usage count is dropped once the usage table holds the request's tokens, so
- * the next admission reloads it from there.
+ * What the shared store missed is sent once it answers, in order, retried with back-off: a
+ * settlement it refused (settling is idempotent there), and the tokens of each request the
+ * stand-in admitted, added to the shared month count unless that count was loaded from the
+ * usage table since the request was admitted (Redis restarted empty and reloaded: the table has
+ * them, or will by the time the next load reads it).
  */
 export class FailoverLimitStore implements LimitStore {
   readonly #shared: SharedLimitStore;
-  readonly #options: FailoverLimitStoreOptions;
+  readonly #onFailure: (error: unknown) => void;
+  readonly #retryMs: number;
   #standIn: MemoryLimitStore | null = null;
   #lastFailure = Number.NEGATIVE_INFINITY;
-  /** The stand-in that admitted each of its reservations (a later stand-in would not know it). */
-  readonly #owners = new WeakMap<Reservation, MemoryLimitStore>();
-  readonly #unsettled: { reservation: Reservation; usedTokens: number }[] = [];
-  /** Account months whose shared count missed tokens, by `account\0month`: forgotten once `due` has passed. */
-  readonly #stale = new Map<string, { accountId: string; month: string; due: number }>();
-  #reconciling = false;
-  #timer: NodeJS.Timeout | undefined;
+  /** The shared store answered since the last failure (the stand-in's quota counts are dropped then). */
+  #answeredSinceFailure = true;
+  /** The stand-in that admitted each of its reservations, and when. */
+  readonly #owners = new WeakMap<Reservation, { standIn: MemoryLimitStore; admittedAt: number }>();
+  readonly #missed: Missed[] = [];
+  #sending = false;
+  #failedPasses = 0;
+  #retry: NodeJS.Timeout | undefined;
 
   constructor(shared: SharedLimitStore, options: FailoverLimitStoreOptions) {
     this.#shared = shared;
-    this.#options = options;
+    this.#onFailure = options.onFailure;
+    this.#retryMs = options.retryMs ?? 1_000;
   }
 
-  /** Whether a stand-in is admitting requests (the shared store failed within the last window). */
+  /** Whether a stand-in is kept (the shared store failed within the last window). */
   get standingIn(): boolean {
     return this.#standIn !== null;
+  }
+
+  /** How many settlements and usages wait to be sent to the shared store. */
+  get missed(): number {
+    return this.#missed.length;
   }
 
   admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult> {
@@ -77,39 +94,38 @@ export class FailoverLimitStore implements LimitStore {
     return this.#answered(request.now, result);
   }
 
+  /** Never fails for the shared store: what it refuses is kept and sent again. */
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
-    const standIn = this.#owners.get(reservation);
-    if (standIn) {
-      await standIn.settle(reservation, usedTokens);
-      const key = `${reservation.accountId}\u0000${reservation.month}`;
-      this.#stale.set(key, {
+    const owner = this.#owners.get(reservation);
+    if (owner) {
+      await owner.standIn.settle(reservation, usedTokens);
+      this.#miss({
+        kind: 'usage',
         accountId: reservation.accountId,
         month: reservation.month,
-        due: this.#options.now() + this.#options.meteringLagMs,
+        tokens: tokenCount(usedTokens),
+        admittedAt: owner.admittedAt,
       });
-      // Also without a later request: once the usage table holds these tokens (a failure leaves it to the next answer).
-      this.#timer ??= setTimeout(() => {
-        this.#timer = undefined;
-        this.#reconcile();
-      }, this.#options.meteringLagMs + 100).unref();
+      this.#send();
       return;
     }
     try {
       await this.#shared.settle(reservation, usedTokens);
     } catch (error) {
-      if (this.#unsettled.length >= MAX_UNSETTLED) this.#unsettled.shift();
-      this.#unsettled.push({ reservation, usedTokens });
-      throw error;
+      this.#onFailure(error);
+      this.#miss({ kind: 'settle', reservation, usedTokens });
+      this.#scheduleRetry();
     }
   }
 
   #admitLocally(request: AdmitRequest, error: unknown): AdmitResult | Promise<AdmitResult> {
     this.#lastFailure = Math.max(this.#lastFailure, request.now);
-    this.#options.onFailure(error);
+    this.#answeredSinceFailure = false;
+    this.#onFailure(error);
     this.#standIn ??= new MemoryLimitStore();
     const standIn = this.#standIn;
     const owned = (result: AdmitResult): AdmitResult => {
-      if (result.ok && result.reservation) this.#owners.set(result.reservation, standIn);
+      if (result.ok && result.reservation) this.#owners.set(result.reservation, { standIn, admittedAt: request.now });
       return result;
     };
     const result = standIn.admit(request);
@@ -117,34 +133,53 @@ export class FailoverLimitStore implements LimitStore {
   }
 
   #answered(now: number, result: AdmitResult): AdmitResult {
-    if (this.#standIn !== null && now - this.#lastFailure >= WINDOW_MS) this.#standIn = null;
-    if (this.#unsettled.length > 0 || this.#stale.size > 0) this.#reconcile();
+    if (this.#standIn !== null) {
+      if (now - this.#lastFailure >= WINDOW_MS) this.#standIn = null;
+      else if (!this.#answeredSinceFailure) this.#standIn.forgetQuotas();
+    }
+    this.#answeredSinceFailure = true;
+    if (this.#missed.length > 0) this.#send();
     return result;
   }
 
-  /** Sends again what the shared store refused and forgets the counts it missed; one pass at a time, stopping at a failure. */
-  #reconcile(): void {
-    if (this.#reconciling) return;
-    this.#reconciling = true;
+  #miss(entry: Missed): void {
+    if (this.#missed.length >= MAX_MISSED) this.#missed.shift();
+    this.#missed.push(entry);
+  }
+
+  /**
+   * Sends what the shared store missed, oldest first, one pass at a time. At a failure the pass
+   * stops, the entry goes to the back (so one the store keeps refusing cannot hold up the rest)
+   * and a retry is scheduled.
+   */
+  #send(): void {
+    if (this.#sending) return;
+    this.#sending = true;
     void (async () => {
+      let entry: Missed | undefined;
       try {
-        while (this.#unsettled.length > 0) {
-          const next = this.#unsettled[0];
-          if (next) await this.#shared.settle(next.reservation, next.usedTokens);
-          this.#unsettled.shift();
+        for (entry = this.#missed[0]; entry !== undefined; entry = this.#missed[0]) {
+          if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
+          else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.admittedAt);
+          if (this.#missed[0] === entry) this.#missed.shift();
         }
-        const now = this.#options.now();
-        for (const [key, entry] of this.#stale) {
-          if (entry.due > now) continue;
-          await this.#shared.forgetUsage(entry.accountId, entry.month);
-          // A settlement since then set a later due time: that one still has to wait for it.
-          if (this.#stale.get(key) === entry) this.#stale.delete(key);
-        }
+        this.#failedPasses = 0;
       } catch {
-        // The shared store failed again: what is left waits for the next answer.
+        if (entry && this.#missed[0] === entry) this.#missed.push(this.#missed.shift() as Missed);
+        this.#failedPasses += 1;
       } finally {
-        this.#reconciling = false;
+        this.#sending = false;
       }
+      if (this.#missed.length > 0) this.#scheduleRetry();
     })();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retry) return;
+    const delay = Math.min(MAX_RETRY_MS, this.#retryMs * 2 ** Math.min(this.#failedPasses, 16));
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      this.#send();
+    }, delay).unref();
   }
 }

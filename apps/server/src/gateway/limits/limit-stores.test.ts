@@ -282,23 +282,33 @@ describe('both stores: a settlement more than LATE_SETTLE_MS after the hold expi
   });
 });
 
-describe('redis store: forgetting an account’s month of usage', () => {
-  it('reloads it from the usage table at the next admission, keeping the reservations in flight', async () => {
+describe('redis store: usage it missed (a request admitted elsewhere while it was unreachable)', () => {
+  it('is added to a count loaded before the request was admitted', async () => {
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const account = randomUUID();
     const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
     if (!held.ok || !held.reservation) throw new Error('setup');
-    await store.forgetUsage(account, held.reservation.month);
-    let loads = 0;
-    const reloaded: AdmitRequest = {
-      ...request(account, MID, quota(MID, 1, 10_000)),
-      loadUsedTokens: async () => {
-        loads += 1;
-        return 3_000;
-      },
-    };
-    // 3,000 used (the usage table's count now) and 2,000 still held: 5,000 left.
-    expect(await admit(store, reloaded)).toMatchObject({ ok: true, reservation: { granted: 5_000 } });
-    expect(loads).toBe(1);
+    expect(await store.addUsage(account, held.reservation.month, 500, MID + 1_000)).toBe(true);
+    // 1,500 used and 2,000 held: 6,500 left.
+    expect(await admit(store, request(account, MID + 2_000, quota(MID, 1, 10_000)))).toMatchObject({
+      ok: true,
+      reservation: { granted: 6_500 },
+    });
+  });
+
+  it('is not added to a count loaded since (from a table that may hold it), nor to one not loaded', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const account = randomUUID();
+    const month = quota(MID, 1, 1).month;
+    expect(await store.addUsage(account, month, 500, MID - 5_000)).toBe(false);
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok) throw new Error('setup');
+    expect(await store.addUsage(account, month, 500, MID - 5_000)).toBe(false);
+    expect(await store.addUsage(account, month, 500, MID)).toBe(false);
+    // 1,000 used and 2,000 held: 7,000 left.
+    expect(await admit(store, request(account, MID + 1_000, quota(MID, 1, 10_000)))).toMatchObject({
+      ok: true,
+      reservation: { granted: 7_000 },
+    });
   });
 });

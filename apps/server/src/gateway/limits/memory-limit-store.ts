@@ -97,6 +97,14 @@ export class MemoryLimitStore implements LimitStore {
     entry.used += tokenCount(usedTokens);
   }
 
+  /**
+   * Drops every account's quota count, keeping the rate windows: the next admission with a quota
+   * loads the month's usage again (a stand-in whose counts went stale while another store served).
+   */
+  forgetQuotas(): void {
+    this.#quotas.clear();
+  }
+
   /** The month's usage, loaded once however many requests wait for it. */
   #quotaEntry(accountId: string, month: string, load: () => Promise<number>): Promise<QuotaEntry> {
     const key = `${accountId}\u0000${month}`;

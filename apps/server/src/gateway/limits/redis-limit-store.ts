@@ -15,7 +15,7 @@ import {
 /**
  * Admission in one round trip. KEYS: rate counter, month's used tokens, in-flight reservations
  * (a sorted set of `id:tokens` scored by expiry), expired reservations not yet settled (scored
- * by expiry). ARGV: rpm, ms left in the minute's window, quota (-1: none), minimum, desired, now,
+ * by expiry), when the month's used tokens were loaded from the database. ARGV: rpm, ms left in the minute's window, quota (-1: none), minimum, desired, now,
  * member id, reservation expiry, used tokens from the database (-1: unknown), counters' ttl ms,
  * oldest expiry still settleable (all whole numbers). Returns {0, ms to wait} when
  * rate-limited, {1, used, reserved} over quota, {2} when the month's usage must be loaded
@@ -33,6 +33,7 @@ if quota >= 0 then
   if not used then
     if tonumber(ARGV[9]) < 0 then return {2} end
     redis.call('SET', KEYS[2], ARGV[9], 'PX', ARGV[10])
+    redis.call('SET', KEYS[5], ARGV[6], 'PX', ARGV[10])
     used = ARGV[9]
   end
   used = tonumber(used)
@@ -69,9 +70,24 @@ end
 return 1
 `;
 
+/**
+ * KEYS: used tokens, when they were loaded. ARGV: tokens, when the request that used them was
+ * admitted. Adds them unless the count is not loaded or was loaded since that request was
+ * admitted (from a database that may hold them). A count without a load time was loaded before
+ * load times were kept, long before. Returns 1 when added.
+ */
+const ADD_USAGE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local loaded = redis.call('GET', KEYS[2])
+if loaded and tonumber(loaded) >= tonumber(ARGV[2]) then return 0 end
+redis.call('INCRBY', KEYS[1], ARGV[1])
+return 1
+`;
+
 type ScriptedRedis = Redis & {
   conductorAdmit(...args: (string | number)[]): Promise<number[]>;
   conductorSettle(...args: (string | number)[]): Promise<number>;
+  conductorAddUsage(...args: (string | number)[]): Promise<number>;
 };
 
 /**
@@ -84,16 +100,23 @@ export class RedisLimitStore implements SharedLimitStore {
 
   constructor(redis: Redis, prefix: string) {
     if (!('conductorAdmit' in redis)) {
-      redis.defineCommand('conductorAdmit', { numberOfKeys: 4, lua: ADMIT });
+      redis.defineCommand('conductorAdmit', { numberOfKeys: 5, lua: ADMIT });
       redis.defineCommand('conductorSettle', { numberOfKeys: 3, lua: SETTLE });
+      redis.defineCommand('conductorAddUsage', { numberOfKeys: 2, lua: ADD_USAGE });
     }
     this.#redis = redis as ScriptedRedis;
     this.#prefix = prefix;
   }
 
-  #keys(accountId: string, month: string, window: number): [string, string, string, string] {
+  #keys(accountId: string, month: string, window: number): [string, string, string, string, string] {
     const base = `${this.#prefix}limits:{${accountId}}`;
-    return [`${base}:rpm:${window}`, `${base}:used:${month}`, `${base}:inflight:${month}`, `${base}:expired:${month}`];
+    return [
+      `${base}:rpm:${window}`,
+      `${base}:used:${month}`,
+      `${base}:inflight:${month}`,
+      `${base}:expired:${month}`,
+      `${base}:loaded:${month}`,
+    ];
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
@@ -136,8 +159,8 @@ export class RedisLimitStore implements SharedLimitStore {
     await this.#redis.conductorSettle(used, inflight, expired, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
   }
 
-  async forgetUsage(accountId: string, month: string): Promise<void> {
-    const [, used] = this.#keys(accountId, month, 0);
-    await this.#redis.del(used);
+  async addUsage(accountId: string, month: string, tokens: number, admittedAt: number): Promise<boolean> {
+    const [, used, , , loaded] = this.#keys(accountId, month, 0);
+    return (await this.#redis.conductorAddUsage(used, loaded, tokenCount(tokens), Math.round(admittedAt))) === 1;
   }
 }
