@@ -89,7 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     version: VERSION,
     redis,
     mailer: createMailer({ env, database, clock }, app.log),
-    metrics: createMetrics(),
+    metrics: createMetrics(redis ? { redisUp: () => redis.status === 'ready' } : {}),
   };
   app.decorate('context', context);
   if (ownsDatabase) app.addHook('onClose', async () => database.close());

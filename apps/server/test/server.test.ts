@@ -20,6 +20,8 @@ describe('server foundation', () => {
     const body = response.json();
     expect(body.status).toBe('operational');
     expect(body.checks.database).toBe('operational');
+    // No REDIS_URL: nothing to report on Redis.
+    expect(body.checks).not.toHaveProperty('redis');
     expect(body.providers.available).toBe(0);
     expect(response.headers['x-request-id']).toBeTruthy();
   });

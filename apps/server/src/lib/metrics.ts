@@ -19,8 +19,20 @@ export const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as con
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(): Metrics {
+/** `redisUp`, when the server uses Redis: whether it answers now (`conductor_redis_up`). */
+export function createMetrics(options: { redisUp?: () => boolean } = {}): Metrics {
   const registry = new Registry();
+  const { redisUp } = options;
+  if (redisUp) {
+    registry.registerMetric(
+      scraped(
+        'conductor_redis_up',
+        'Whether Redis answers: 1 yes, 0 no (the limits and throttles then count in each instance)',
+        'gauge',
+        () => [{ labels: {}, value: redisUp() ? 1 : 0 }],
+      ),
+    );
+  }
   return { registry, http: new HttpMetrics(registry, BUCKETS), upstream: new UpstreamMetrics(registry, BUCKETS) };
 }
 

@@ -119,9 +119,18 @@ describe('Redis outage', () => {
   };
   const limitKeys = () => withRedis((redis) => redis.keys(`${prefix}limits:*`));
 
+  /** `GET /v1/health`'s status and Redis check, and `conductor_redis_up` from `GET /metrics`. */
+  const reported = async () => {
+    const health = await gateway.app.inject({ method: 'GET', url: '/v1/health' });
+    const metrics = await gateway.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    const up = /^conductor_redis_up (\d)$/m.exec(metrics.body)?.[1];
+    return { code: health.statusCode, status: health.json().status, redis: health.json().checks.redis, up };
+  };
+
   it('counts limits in Redis while it is up', async () => {
     expect((await complete()).statusCode).toBe(200);
     expect((await limitKeys()).length).toBeGreaterThan(0);
+    expect(await reported()).toEqual({ code: 200, status: 'operational', redis: 'operational', up: '1' });
   });
 
   it('answers promptly while Redis is away, and uses it again when it is back', async () => {
@@ -140,6 +149,8 @@ describe('Redis outage', () => {
       `[fault] redis outage: ${answers.length} gateway calls and sign-ins answered, slowest ${Math.round(slowest)} ms\n`,
     );
     expect(slowest).toBeLessThan(PROMPT_MS);
+    // Degraded, not down: every instance still serves (a 503 would take them all out of a load balancer).
+    expect(await reported()).toEqual({ code: 200, status: 'degraded', redis: 'degraded', up: '0' });
     // The sign-in throttle keeps counting, in the process: five wrong passwords, then a wait.
     const attempts: number[] = [];
     for (let index = 0; index < 6; index += 1) attempts.push((await signIn('someone@example.com')).statusCode);
@@ -150,6 +161,7 @@ describe('Redis outage', () => {
     await expect.poll(() => gateway.app.context.redis?.status, { timeout: 10_000, interval: 100 }).toBe('ready');
     expect((await complete()).statusCode).toBe(200);
     expect((await limitKeys()).length).toBeGreaterThan(0);
+    expect(await reported()).toEqual({ code: 200, status: 'operational', redis: 'operational', up: '1' });
   }, 30_000);
 
   it('stops waiting on a Redis that stops answering', async () => {

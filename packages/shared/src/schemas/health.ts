@@ -8,7 +8,12 @@ export const HealthResponse = z.object({
   status: ComponentStatus,
   version: z.string(),
   uptimeSeconds: z.number().int().nonnegative(),
-  checks: z.object({ database: ComponentStatus, gateway: ComponentStatus }),
+  checks: z.object({
+    database: ComponentStatus,
+    gateway: ComponentStatus,
+    /** Only when the server uses Redis: `degraded` while it does not answer (limits count in each instance meanwhile). */
+    redis: ComponentStatus.optional(),
+  }),
   providers: z.object({
     available: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),

@@ -9,7 +9,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Status'],
         summary: 'Service health',
-        description: 'Overall status, database reachability and the number of available upstream providers.',
+        description:
+          'Overall status, database reachability, Redis reachability (when the server uses Redis) and the number of available upstream providers. 503 only when the database is unreachable.',
         response: { 200: HealthResponse, 503: HealthResponse },
       },
     },
@@ -18,6 +19,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         env: app.context.env,
         pingDatabase: app.context.database.ping,
         ...(app.gateway ? { healthyProviders: () => app.gateway.healthyProviders() } : {}),
+        ...(app.context.redis ? { redisUp: () => app.context.redis?.status === 'ready' } : {}),
         startedAt: app.context.startedAt,
         now: app.context.clock.now,
         version: app.context.version,

@@ -23,6 +23,8 @@ export interface HealthDependencies {
   pingDatabase(): Promise<boolean>;
   /** Providers currently healthy (breaker closed); defaults to every configured provider. */
   healthyProviders?(): ProviderId[];
+  /** Whether Redis answers, when the server uses it. */
+  redisUp?(): boolean;
   startedAt: number;
   now(): number;
   version: string;
@@ -35,11 +37,13 @@ export async function checkHealth(deps: HealthDependencies): Promise<HealthRespo
   const degradedProviders = configured.length > 0 && healthy.length < configured.length;
   const database = databaseUp ? 'operational' : 'outage';
   const gateway = degradedProviders ? 'degraded' : 'operational';
+  // Without Redis every instance still serves (limits and throttles count in each): degraded, not down.
+  const redis = deps.redisUp ? (deps.redisUp() ? 'operational' : 'degraded') : undefined;
   return {
-    status: !databaseUp ? 'degraded' : gateway,
+    status: !databaseUp || redis === 'degraded' ? 'degraded' : gateway,
     version: deps.version,
     uptimeSeconds: Math.max(0, Math.floor((deps.now() - deps.startedAt) / 1000)),
-    checks: { database, gateway },
+    checks: { database, gateway, ...(redis ? { redis } : {}) },
     providers: { available: healthy.length, total: PROVIDER_IDS.length, configured },
     timestamp: new Date(deps.now()).toISOString(),
   };
