@@ -1,39 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { messages, type PGliteOptions, type QueryOptions, type Results } from '@electric-sql/pglite';
+import { messages, type QueryOptions, type Results } from '@electric-sql/pglite';
 import type { WorkerAnswer, WorkerCall, WorkerNotice, WorkerQueryOptions } from './pglite-worker.ts';
 
 /** The worker's module: the TypeScript source in development and tests, the bundle's file in production. */
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
-
-/** PGlite's two WebAssembly programs, compiled by the caller (its options of these names). */
-export type PgliteWasm = Required<Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule'>>;
-type CompiledModule = PgliteWasm['pgliteWasmModule'];
-/** The one WebAssembly call made here (this project's type libraries do not describe WebAssembly). */
-declare const WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> };
-
-let compiled: Promise<PgliteWasm> | undefined;
-
-/**
- * PGlite's WebAssembly, compiled once per process and handed to every worker. Workers given the
- * same module share its machine code. Each one compiling and tiering up its own (PGlite's
- * default) made every worker after the first slower: 3.2–4.8 s against 2.0–2.3 s to open and run
- * 2,000 queries (one process, six workers in turn). It is also the churn of WebAssembly code
- * that V8's abort in nodejs/node#64500 comes from, which test processes starting many workers hit.
- */
-function pgliteWasm(): Promise<PgliteWasm> {
-  compiled ??= (async () => {
-    const dist = new URL('.', import.meta.resolve('@electric-sql/pglite'));
-    const compile = async (file: string) => WebAssembly.compile(await readFile(new URL(file, dist)));
-    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compile('pglite.wasm'), compile('initdb.wasm')]);
-    return { pgliteWasmModule, initdbWasmModule };
-  })();
-  // A failure (unreadable files) is not kept: the next open tries again.
-  compiled.catch(() => {
-    compiled = undefined;
-  });
-  return compiled;
-}
 
 /** How long a thread whose database has closed may take to end by itself before it is terminated. */
 const CLOSE_GRACE_MS = 5_000;
@@ -167,7 +137,7 @@ export class PGliteThread implements EmbeddedClient {
    * abort): every call fails from then on.
    */
   static async open(dataDir: string | undefined, onStop?: (error: Error) => void): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_URL, { workerData: { dataDir, wasm: await pgliteWasm() } });
+    const worker = new Worker(WORKER_URL, { workerData: { dataDir } });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (answer: WorkerAnswer) => {
         if ('ready' in answer) resolve();

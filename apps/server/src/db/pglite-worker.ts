@@ -9,7 +9,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type messages, PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
-import type { PgliteWasm } from './pglite-thread.ts';
 
 export interface WorkerQueryOptions {
   rowMode?: 'array' | 'object';
@@ -83,8 +82,8 @@ function portableError(error: unknown): { message: string; name: string; fields:
   return { message: error.message, name: error.name, fields };
 }
 
-async function serve(port: NonNullable<typeof parentPort>, dataDir: string | undefined, wasm: PgliteWasm | undefined): Promise<void> {
-  const db = new PGlite(dataDir, { ...wasm });
+async function serve(port: NonNullable<typeof parentPort>, dataDir: string | undefined): Promise<void> {
+  const db = dataDir ? new PGlite(dataDir) : new PGlite();
   await db.waitReady;
   const transactions = new Map<number, OpenTransaction>();
   let nextTransaction = 1;
@@ -160,8 +159,7 @@ async function serve(port: NonNullable<typeof parentPort>, dataDir: string | und
 
 if (parentPort) {
   const port = parentPort;
-  const data = workerData as { dataDir?: string; wasm?: PgliteWasm } | undefined;
-  serve(port, data?.dataDir, data?.wasm).catch((error: unknown) => {
+  serve(port, (workerData as { dataDir?: string } | undefined)?.dataDir).catch((error: unknown) => {
     port.postMessage({ id: 0, failed: error instanceof Error ? error.message : String(error) } satisfies WorkerAnswer);
   });
 }
