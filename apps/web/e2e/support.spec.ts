@@ -1,6 +1,6 @@
 import { MESSAGES, SUPPORT } from '@conductor/shared';
 import { TICKET_MESSAGES } from '@conductor/shared/schemas/support';
-import { registerAccount } from './auth-helpers';
+import { allowFailedResources, registerAccount } from './auth-helpers';
 import { expect, test, waitForHydration } from './fixtures';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2 * 1024 * 1024, 7)]);
@@ -57,6 +57,32 @@ test.describe('support centre', () => {
     await expect(page.getByText('Database', { exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Quick Start guide' })).toHaveAttribute('href', '/docs/quick-start');
     await expect(page.getByText(SUPPORT.hours).first()).toBeVisible();
+  });
+
+  test('system status falls back to the health check, Redis included, when the status history is unavailable', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.route('**/v1/status', (route) => route.fulfill({ status: 503, json: { error: { message: 'unavailable' } } }));
+    await page.route('**/v1/health', (route) =>
+      route.fulfill({
+        json: {
+          status: 'degraded',
+          version: '1.0.0',
+          uptimeSeconds: 60,
+          checks: { database: 'operational', gateway: 'operational', redis: 'degraded' },
+          providers: { available: 1, total: 1, configured: ['openai'] },
+          timestamp: new Date().toISOString(),
+        },
+      }),
+    );
+    await page.goto('/support');
+    await waitForHydration(page);
+    await expect(page.getByTestId('overall-status')).toHaveText('Some systems degraded');
+    const redis = page.getByRole('listitem').filter({ hasText: 'Redis' });
+    await expect(redis.getByText('Degraded', { exact: true })).toHaveClass(/text-warning/);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Database' }).getByText('Operational', { exact: true })).toBeVisible();
+    allowFailedResources(consoleErrors, [503]);
   });
 
   test('a signed-in user submits a ticket with an attachment: progress, number, e-mail and stored record', async ({ page }) => {

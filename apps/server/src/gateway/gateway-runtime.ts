@@ -66,17 +66,30 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     now: clock.now,
     ...(guard ? { guard } : {}),
   });
-  const throttledError = (message: string) => {
+  /** At most one call every 10 s; the ones in between are skipped. */
+  const everyTenSeconds = <Args extends unknown[]>(report: (...args: Args) => void) => {
     let last = Number.NEGATIVE_INFINITY;
-    return (error: unknown) => {
+    return (...args: Args) => {
       if (clock.now() - last < 10_000) return;
       last = clock.now();
-      log.error({ err: error }, message);
+      report(...args);
     };
   };
+  const throttledError = (message: string) => everyTenSeconds((error: unknown) => log.error({ err: error }, message));
+  let dropped = 0;
+  const reportDropped = everyTenSeconds((reason: string) => {
+    log.warn({ reason, dropped }, 'plan-limit usage that Redis missed was dropped: its shared quota count for the month is that much low');
+    dropped = 0;
+  });
   const store = redis
     ? new FailoverLimitStore(new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX), {
         onFailure: throttledError('Redis unavailable for the plan limits: each instance counts them on its own until it is back'),
+        onDropped: (reason, entries) => {
+          dropped += entries;
+          reportDropped(reason);
+        },
+        now: clock.now,
+        meteringLagMs: env.GATEWAY_USAGE_FLUSH_MS + 1_000,
       })
     : new MemoryLimitStore();
   const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));

@@ -13,7 +13,7 @@ class FlakySharedStore implements SharedLimitStore {
   down = false;
   admits = 0;
   readonly settled: number[] = [];
-  readonly added: { accountId: string; month: string; tokens: number; admittedAt: number }[] = [];
+  readonly added: { accountId: string; month: string; tokens: number; inTableBy: number }[] = [];
   /** Settlements of these reservations are refused even while the store is up. */
   readonly refusing = new Set<string>();
 
@@ -34,18 +34,30 @@ class FlakySharedStore implements SharedLimitStore {
     await this.inner.settle(reservation, usedTokens);
   }
 
-  async addUsage(accountId: string, forMonth: string, tokens: number, admittedAt: number): Promise<boolean> {
+  async addUsage(accountId: string, forMonth: string, tokens: number, inTableBy: number): Promise<boolean> {
     this.#check();
-    this.added.push({ accountId, month: forMonth, tokens, admittedAt });
+    this.added.push({ accountId, month: forMonth, tokens, inTableBy });
     return true;
+  }
+
+  refuses(error: unknown): boolean {
+    return error instanceof Error && error.message.startsWith('ERR');
   }
 }
 
-function setup() {
+function setup({ meteringLagMs = 0 } = {}) {
   const shared = new FlakySharedStore();
   const failures: unknown[] = [];
-  const store = new FailoverLimitStore(shared, { onFailure: (error) => failures.push(error), retryMs: 20 });
-  return { shared, store, failures };
+  const dropped: [string, number][] = [];
+  const clock = { now: NOW };
+  const store = new FailoverLimitStore(shared, {
+    onFailure: (error) => failures.push(error),
+    onDropped: (reason, entries) => dropped.push([reason, entries]),
+    now: () => clock.now,
+    meteringLagMs,
+    retryMs: 20,
+  });
+  return { shared, store, failures, dropped, clock };
 }
 
 function request(overrides: Partial<AdmitRequest> = {}): AdmitRequest {
@@ -138,7 +150,7 @@ describe('FailoverLimitStore', () => {
     expect(await store.admit(request({ accountId: 'other', now: NOW + 1_000 }))).toMatchObject({ ok: true });
     await expect
       .poll(() => shared.added, { timeout: 2_000, interval: 5 })
-      .toEqual([{ accountId: 'acct', month, tokens: 40, admittedAt: NOW }]);
+      .toEqual([{ accountId: 'acct', month, tokens: 40, inTableBy: NOW }]);
     expect(store.missed).toBe(0);
     expect(shared.settled).toEqual([]);
   });
@@ -171,8 +183,8 @@ describe('FailoverLimitStore', () => {
     });
   });
 
-  it('does not let one entry the store keeps refusing hold up the rest', async () => {
-    const { shared, store } = setup();
+  it('does not let one entry the store keeps refusing hold up the rest, and drops it after three refusals', async () => {
+    const { shared, store, dropped } = setup();
     const poisoned = await reserved(store.admit(request({ quota: quota(100) })));
     const fine = await reserved(store.admit(request({ now: NOW + 1, quota: quota(100) })));
     shared.refusing.add(poisoned.id);
@@ -181,7 +193,76 @@ describe('FailoverLimitStore', () => {
     await store.settle(fine, 20);
     shared.down = false;
     await expect.poll(() => shared.settled, { timeout: 3_000, interval: 5 }).toEqual([20]);
+    await expect.poll(() => store.missed, { timeout: 3_000, interval: 5 }).toBe(0);
+    expect(dropped).toEqual([['refused', 1]]);
+  });
+
+  it('keeps retrying while the store does not answer, however long, dropping nothing', async () => {
+    const { shared, store, dropped, failures } = setup();
+    const reservation = await reserved(store.admit(request({ quota: quota(100) })));
+    shared.down = true;
+    await store.settle(reservation, 10);
+    // Retries at 20, 40, 80, 160 ms …: several fail, each told as a failure.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(failures.length).toBeGreaterThanOrEqual(4);
     expect(store.missed).toBe(1);
+    expect(dropped).toEqual([]);
+    shared.down = false;
+    await expect.poll(() => shared.settled, { timeout: 3_000, interval: 5 }).toEqual([10]);
+  });
+
+  it('drops the oldest beyond 10,000 waiting entries, and says so', async () => {
+    const { shared, store, dropped } = setup();
+    shared.down = true;
+    for (let index = 0; index <= 10_000; index += 1) {
+      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10 }, 1);
+    }
+    expect(store.missed).toBe(10_000);
+    expect(dropped).toEqual([['full', 1]]);
+  });
+
+  it('merges the tokens of one account and month settled within a second into one entry', async () => {
+    const { shared, store, clock } = setup({ meteringLagMs: 1_000 });
+    shared.down = true;
+    const reservations = [];
+    for (let index = 0; index < 3; index += 1)
+      reservations.push(await reserved(store.admit(request({ now: NOW + index, quota: quota(100) }))));
+    const other = await reserved(store.admit(request({ accountId: 'other', quota: quota(100) })));
+    clock.now = Math.floor(NOW / 1_000) * 1_000 + 100;
+    await store.settle(reservations[0] as Reservation, 10);
+    clock.now += 800;
+    await store.settle(reservations[1] as Reservation, 20);
+    await store.settle(other, 5);
+    // The next second: a new entry.
+    clock.now += 200;
+    await store.settle(reservations[2] as Reservation, 40);
+    expect(store.missed).toBe(3);
+    shared.down = false;
+    clock.now += 5_000;
+    await store.admit(request({ accountId: 'third', now: clock.now }));
+    await expect.poll(() => store.missed, { timeout: 3_000, interval: 5 }).toBe(0);
+    const second = Math.floor(NOW / 1_000) * 1_000 + 1_000;
+    expect(shared.added).toEqual([
+      { accountId: 'acct', month, tokens: 30, inTableBy: second + 900 },
+      { accountId: 'other', month, tokens: 5, inTableBy: second + 900 },
+      { accountId: 'acct', month, tokens: 40, inTableBy: second + 1_100 },
+    ]);
+  });
+
+  it('sends tokens only once their usage events are surely in the usage table', async () => {
+    const { shared, store, clock } = setup({ meteringLagMs: 1_100 });
+    shared.down = true;
+    const reservation = await reserved(store.admit(request({ quota: quota(100) })));
+    shared.down = false;
+    await store.settle(reservation, 40);
+    // The store answers, but the usage event may not be in the table yet: a count Redis loads
+    // from it now would not hold the tokens, and one loaded later would.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(shared.added).toEqual([]);
+    clock.now += 1_100;
+    await expect
+      .poll(() => shared.added, { timeout: 3_000, interval: 5 })
+      .toEqual([{ accountId: 'acct', month, tokens: 40, inTableBy: NOW + 1_100 }]);
   });
 
   it('keeps its rate windows through a flapping connection, reloads its quota counts, and starts afresh a window after', async () => {
@@ -207,6 +288,26 @@ describe('FailoverLimitStore', () => {
     shared.down = false;
     await store.admit(request({ now: NOW + 4 + WINDOW_MS }));
     expect(store.standingIn).toBe(false);
+  });
+
+  it('keeps the holds of requests in flight when it loads a stale quota count again', async () => {
+    const { shared, store } = setup();
+    let loads = 0;
+    const loadUsedTokens = async () => {
+      loads += 1;
+      return 600;
+    };
+    shared.down = true;
+    await reserved(store.admit(request({ now: NOW, quota: quota(300), loadUsedTokens })));
+    shared.down = false;
+    await store.admit(request({ now: NOW + 1 }));
+    shared.down = true;
+    // Loaded again (600 used), and the 300 still held: 100 left.
+    expect(await store.admit(request({ now: NOW + 2, quota: quota(300), loadUsedTokens }))).toMatchObject({
+      ok: true,
+      reservation: { granted: 100 },
+    });
+    expect(loads).toBe(2);
   });
 
   it('settles a reservation in the stand-in that admitted it, after that one is gone', async () => {

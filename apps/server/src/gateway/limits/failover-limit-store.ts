@@ -5,27 +5,54 @@ import { MemoryLimitStore } from './memory-limit-store.ts';
 /** The shared store, which can also be told of tokens used while it could not be reached. */
 export interface SharedLimitStore extends LimitStore {
   /**
-   * Adds tokens of a request admitted and settled elsewhere (at `admittedAt`) to the account's
-   * month, unless the month's count was loaded from the usage table at or after `admittedAt` (it
-   * may hold them already) or is not loaded (its load will read them). True when added.
+   * Adds tokens of requests admitted and settled elsewhere to the account's month, unless the
+   * month's count was loaded from the usage table at or after `inTableBy` (the time by which their
+   * usage events are in the table: the count holds them) or is not loaded (its load will read
+   * them). True when added.
    */
-  addUsage(accountId: string, month: string, tokens: number, admittedAt: number): Promise<boolean>;
+  addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean>;
+  /** Whether an error is the store refusing a command (it would refuse it again), not failing to answer. */
+  refuses(error: unknown): boolean;
 }
 
 export interface FailoverLimitStoreOptions {
   /** Told of every failure of the shared store (the caller throttles its log). */
   onFailure(error: unknown): void;
+  /** Told when something the shared store missed is given up: the queue was full, or the store refused it. */
+  onDropped(reason: 'full' | 'refused', entries: number): void;
+  /** The clock settlements are timed with (the one admissions pass as `now`). */
+  now(): number;
+  /** How long after a request settles its usage event is surely in the usage table (the metering flush interval and a margin). */
+  meteringLagMs: number;
   /** The first wait before sending again what the shared store missed; doubled after each failure, up to a minute. */
   retryMs?: number;
 }
 
-type Missed =
-  | { kind: 'settle'; reservation: Reservation; usedTokens: number }
-  | { kind: 'usage'; accountId: string; month: string; tokens: number; admittedAt: number };
+interface MissedSettle {
+  kind: 'settle';
+  reservation: Reservation;
+  usedTokens: number;
+  refusals: number;
+}
+
+interface MissedUsage {
+  kind: 'usage';
+  accountId: string;
+  month: string;
+  tokens: number;
+  inTableBy: number;
+  refusals: number;
+  /** While it can still take in more tokens: the key it is found by. */
+  mergeKey: string | null;
+}
+
+type Missed = MissedSettle | MissedUsage;
 
 /** What the shared store missed, kept to be sent: beyond this many the oldest are dropped. */
 const MAX_MISSED = 10_000;
 const MAX_RETRY_MS = 60_000;
+/** An entry the shared store refuses this many times is dropped. */
+const MAX_REFUSALS = 3;
 
 /**
  * The shared store (Redis) with a stand-in in each instance. While the shared store fails,
@@ -33,25 +60,32 @@ const MAX_RETRY_MS = 60_000;
  * instances allow up to N times the plan's rate, and each can grant what is left of a quota) and
  * the month's quota is loaded from the usage table. The stand-in's rate windows are kept until
  * the shared store has answered for a whole window, so a flapping connection does not reset
- * them; its quota counts are dropped as soon as the shared store answers (they go stale there).
+ * them; its quota counts are marked stale as soon as the shared store answers (requests admitted
+ * there are not in them) and loaded again at its next admission, keeping its holds.
  *
  * What the shared store missed is sent once it answers, in order, retried with back-off: a
- * settlement it refused (settling is idempotent there), and the tokens of each request the
- * stand-in admitted, added to the shared month count unless that count was loaded from the
- * usage table since the request was admitted (Redis restarted empty and reloaded: the table has
- * them, or will by the time the next load reads it).
+ * settlement it refused (settling is idempotent there), and the tokens of the requests the
+ * stand-in admitted, merged per account, month and second. Tokens are sent once their usage
+ * events are surely in the usage table (`meteringLagMs` after settling), and added to the shared
+ * month count unless that count was loaded from the table since (Redis restarted empty and
+ * reloaded: the table had them).
  */
 export class FailoverLimitStore implements LimitStore {
   readonly #shared: SharedLimitStore;
   readonly #onFailure: (error: unknown) => void;
+  readonly #onDropped: (reason: 'full' | 'refused', entries: number) => void;
+  readonly #now: () => number;
+  readonly #meteringLagMs: number;
   readonly #retryMs: number;
   #standIn: MemoryLimitStore | null = null;
   #lastFailure = Number.NEGATIVE_INFINITY;
-  /** The shared store answered since the last failure (the stand-in's quota counts are dropped then). */
+  /** The shared store answered since the last failure (the stand-in's quota counts are marked stale then). */
   #answeredSinceFailure = true;
-  /** The stand-in that admitted each of its reservations, and when. */
-  readonly #owners = new WeakMap<Reservation, { standIn: MemoryLimitStore; admittedAt: number }>();
+  /** The stand-in that admitted each of its reservations. */
+  readonly #owners = new WeakMap<Reservation, MemoryLimitStore>();
   readonly #missed: Missed[] = [];
+  /** Usage entries still waiting, by account, month and second: one more settlement adds to its entry. */
+  readonly #merging = new Map<string, MissedUsage>();
   #sending = false;
   #failedPasses = 0;
   #retry: NodeJS.Timeout | undefined;
@@ -59,6 +93,9 @@ export class FailoverLimitStore implements LimitStore {
   constructor(shared: SharedLimitStore, options: FailoverLimitStoreOptions) {
     this.#shared = shared;
     this.#onFailure = options.onFailure;
+    this.#onDropped = options.onDropped;
+    this.#now = options.now;
+    this.#meteringLagMs = options.meteringLagMs;
     this.#retryMs = options.retryMs ?? 1_000;
   }
 
@@ -67,7 +104,7 @@ export class FailoverLimitStore implements LimitStore {
     return this.#standIn !== null;
   }
 
-  /** How many settlements and usages wait to be sent to the shared store. */
+  /** How many entries (settlements, and usages merged per account and second) wait to be sent to the shared store. */
   get missed(): number {
     return this.#missed.length;
   }
@@ -96,16 +133,10 @@ export class FailoverLimitStore implements LimitStore {
 
   /** Never fails for the shared store: what it refuses is kept and sent again. */
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
-    const owner = this.#owners.get(reservation);
-    if (owner) {
-      await owner.standIn.settle(reservation, usedTokens);
-      this.#miss({
-        kind: 'usage',
-        accountId: reservation.accountId,
-        month: reservation.month,
-        tokens: tokenCount(usedTokens),
-        admittedAt: owner.admittedAt,
-      });
+    const standIn = this.#owners.get(reservation);
+    if (standIn) {
+      await standIn.settle(reservation, usedTokens);
+      this.#missUsage(reservation.accountId, reservation.month, tokenCount(usedTokens), this.#now() + this.#meteringLagMs);
       this.#send();
       return;
     }
@@ -113,7 +144,7 @@ export class FailoverLimitStore implements LimitStore {
       await this.#shared.settle(reservation, usedTokens);
     } catch (error) {
       this.#onFailure(error);
-      this.#miss({ kind: 'settle', reservation, usedTokens });
+      this.#miss({ kind: 'settle', reservation, usedTokens, refusals: 0 });
       this.#scheduleRetry();
     }
   }
@@ -125,7 +156,7 @@ export class FailoverLimitStore implements LimitStore {
     this.#standIn ??= new MemoryLimitStore();
     const standIn = this.#standIn;
     const owned = (result: AdmitResult): AdmitResult => {
-      if (result.ok && result.reservation) this.#owners.set(result.reservation, { standIn, admittedAt: request.now });
+      if (result.ok && result.reservation) this.#owners.set(result.reservation, standIn);
       return result;
     };
     const result = standIn.admit(request);
@@ -135,51 +166,99 @@ export class FailoverLimitStore implements LimitStore {
   #answered(now: number, result: AdmitResult): AdmitResult {
     if (this.#standIn !== null) {
       if (now - this.#lastFailure >= WINDOW_MS) this.#standIn = null;
-      else if (!this.#answeredSinceFailure) this.#standIn.forgetQuotas();
+      else if (!this.#answeredSinceFailure) this.#standIn.markQuotasStale();
     }
     this.#answeredSinceFailure = true;
     if (this.#missed.length > 0) this.#send();
     return result;
   }
 
+  #missUsage(accountId: string, month: string, tokens: number, inTableBy: number): void {
+    const mergeKey = `${accountId}\u0000${month}\u0000${Math.floor(inTableBy / 1_000)}`;
+    const waiting = this.#merging.get(mergeKey);
+    if (waiting) {
+      // Sent at the later time: at worst, tokens already in a count loaded within that second are added again.
+      waiting.tokens += tokens;
+      waiting.inTableBy = Math.max(waiting.inTableBy, inTableBy);
+      return;
+    }
+    const entry: MissedUsage = { kind: 'usage', accountId, month, tokens, inTableBy, refusals: 0, mergeKey };
+    this.#merging.set(mergeKey, entry);
+    this.#miss(entry);
+  }
+
   #miss(entry: Missed): void {
-    if (this.#missed.length >= MAX_MISSED) this.#missed.shift();
+    if (this.#missed.length >= MAX_MISSED) {
+      this.#unmerge(this.#missed.shift());
+      this.#onDropped('full', 1);
+    }
     this.#missed.push(entry);
   }
 
+  /** The entry takes in no more tokens (it is being sent, or dropped). */
+  #unmerge(entry: Missed | undefined): void {
+    if (entry?.kind !== 'usage' || entry.mergeKey === null) return;
+    if (this.#merging.get(entry.mergeKey) === entry) this.#merging.delete(entry.mergeKey);
+    entry.mergeKey = null;
+  }
+
   /**
-   * Sends what the shared store missed, oldest first, one pass at a time. At a failure the pass
-   * stops, the entry goes to the back (so one the store keeps refusing cannot hold up the rest)
-   * and a retry is scheduled.
+   * Sends what the shared store missed, oldest first, one pass at a time. A pass stops at tokens
+   * not yet surely in the usage table (and resumes when they are), or at a failure: the entry
+   * goes to the back (so one the store keeps refusing cannot hold up the rest; after
+   * MAX_REFUSALS refusals it is dropped) and a retry is scheduled with back-off.
    */
   #send(): void {
     if (this.#sending) return;
     this.#sending = true;
     void (async () => {
-      let entry: Missed | undefined;
+      let wait: number | undefined;
       try {
-        for (entry = this.#missed[0]; entry !== undefined; entry = this.#missed[0]) {
-          if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
-          else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.admittedAt);
+        for (let entry = this.#missed[0]; entry !== undefined; entry = this.#missed[0]) {
+          if (entry.kind === 'usage') {
+            const early = entry.inTableBy - this.#now();
+            if (early > 0) {
+              wait = early;
+              break;
+            }
+            this.#unmerge(entry);
+          }
+          try {
+            if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
+            else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy);
+          } catch (error) {
+            this.#onFailure(error);
+            if (this.#missed[0] !== entry) break;
+            this.#missed.shift();
+            entry.refusals += this.#shared.refuses(error) ? 1 : 0;
+            if (entry.refusals >= MAX_REFUSALS) {
+              this.#onDropped('refused', 1);
+              continue;
+            }
+            this.#missed.push(entry);
+            this.#failedPasses += 1;
+            break;
+          }
+          this.#failedPasses = 0;
           if (this.#missed[0] === entry) this.#missed.shift();
         }
-        this.#failedPasses = 0;
-      } catch {
-        if (entry && this.#missed[0] === entry) this.#missed.push(this.#missed.shift() as Missed);
-        this.#failedPasses += 1;
       } finally {
         this.#sending = false;
       }
-      if (this.#missed.length > 0) this.#scheduleRetry();
+      if (this.#missed.length > 0) this.#scheduleRetry(wait);
     })();
   }
 
-  #scheduleRetry(): void {
+  /** A retry after `delay`, or with back-off after failed passes. */
+  #scheduleRetry(delay?: number): void {
     if (this.#retry) return;
-    const delay = Math.min(MAX_RETRY_MS, this.#retryMs * 2 ** Math.min(this.#failedPasses, 16));
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      this.#send();
-    }, delay).unref();
+    const after = delay ?? this.#retryMs * 2 ** Math.min(this.#failedPasses, 16);
+    this.#retry = setTimeout(
+      () => {
+        this.#retry = undefined;
+        this.#send();
+      },
+      Math.min(after, MAX_RETRY_MS),
+    ).unref();
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ReplyError } from 'ioredis';
 import {
   type AdmitRequest,
   type AdmitResult,
@@ -282,8 +283,8 @@ describe('both stores: a settlement more than LATE_SETTLE_MS after the hold expi
   });
 });
 
-describe('redis store: usage it missed (a request admitted elsewhere while it was unreachable)', () => {
-  it('is added to a count loaded before the request was admitted', async () => {
+describe('redis store: usage it missed (requests admitted elsewhere while it was unreachable)', () => {
+  it('is added to a count loaded before the usage events were surely in the table', async () => {
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const account = randomUUID();
     const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
@@ -296,7 +297,7 @@ describe('redis store: usage it missed (a request admitted elsewhere while it wa
     });
   });
 
-  it('is not added to a count loaded since (from a table that may hold it), nor to one not loaded', async () => {
+  it('is not added to a count loaded since (from a table that held it), nor to one not loaded (its load reads it)', async () => {
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const account = randomUUID();
     const month = quota(MID, 1, 1).month;
@@ -310,5 +311,16 @@ describe('redis store: usage it missed (a request admitted elsewhere while it wa
       ok: true,
       reservation: { granted: 7_000 },
     });
+  });
+
+  it('tells a refused command from a server that is busy or away', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const key = `${testRedisStore.prefix}limits:{wrong}:used:2026-11`;
+    await testRedisStore.redis.hset(key, 'field', '1');
+    const refused = await store.addUsage('wrong', '2026-11', 10, MID).catch((error: unknown) => error);
+    expect(String(refused)).toContain('WRONGTYPE');
+    expect(store.refuses(refused)).toBe(true);
+    expect(store.refuses(new Error('Connection is closed.'))).toBe(false);
+    expect(store.refuses(new ReplyError('LOADING Redis is loading the dataset in memory'))).toBe(false);
   });
 });

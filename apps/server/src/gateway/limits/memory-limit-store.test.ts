@@ -105,3 +105,54 @@ describe('AccountLimiter when the store fails', () => {
     expect(failures).toHaveLength(1);
   });
 });
+
+describe('MemoryLimitStore: quota counts marked stale', () => {
+  const month = '2026-11';
+  const quota = (desired: number) => ({ limit: 1_000, month, monthEndsAt: Date.UTC(2026, 11, 1), minimum: 1, desired });
+  const admit = async (store: MemoryLimitStore, desired: number, loadUsedTokens: () => Promise<number>, now = Date.UTC(2026, 10, 26)) =>
+    store.admit({ accountId: 'a', now, requestsPerMinute: 100, quota: quota(desired), loadUsedTokens });
+
+  it('loads again at the next admission, keeping the holds and never lowering the count', async () => {
+    const store = new MemoryLimitStore();
+    let table = 100;
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return table;
+    };
+    expect(await admit(store, 200, load)).toMatchObject({ ok: true, reservation: { granted: 200 } });
+    store.markQuotasStale();
+    // The table says less than counted here (this instance's last settlements are not in it yet): 100 stays.
+    table = 50;
+    expect(await admit(store, 1_000, load)).toMatchObject({ ok: true, reservation: { granted: 700 } });
+    expect(loads).toBe(2);
+    // Fresh again: no load.
+    expect(await admit(store, 1_000, load)).toMatchObject({ ok: false, reason: 'quota', used: 100, reserved: 900 });
+    expect(loads).toBe(2);
+    store.markQuotasStale();
+    table = 150;
+    expect(await admit(store, 1_000, load)).toMatchObject({ ok: false, reason: 'quota', used: 150, reserved: 900 });
+  });
+
+  it('keeps a count stale when the load that refreshed it started before it was marked', async () => {
+    const store = new MemoryLimitStore();
+    expect(await admit(store, 10, async () => 0)).toMatchObject({ ok: true });
+    store.markQuotasStale();
+    let release: (used: number) => void = () => undefined;
+    const slow = admit(store, 10, () => new Promise<number>((resolve) => (release = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    store.markQuotasStale();
+    release(300);
+    expect(await slow).toMatchObject({ ok: true });
+    let loads = 0;
+    expect(
+      await admit(store, 10, async () => {
+        loads += 1;
+        return 400;
+      }),
+    ).toMatchObject({ ok: true });
+    expect(loads).toBe(1);
+    // 400 used and 30 held.
+    expect(await admit(store, 1_000, async () => 0)).toMatchObject({ ok: true, reservation: { granted: 570 } });
+  });
+});

@@ -26,6 +26,8 @@ interface QuotaEntry {
    * so that its settlement, if it comes, still counts the tokens used (once).
    */
   holds: Map<string, { granted: number; expiresAt: number; released: boolean }>;
+  /** `used` may lag the usage table (another store admitted meanwhile): loaded again at the next admission. */
+  stale: boolean;
 }
 
 /**
@@ -37,12 +39,14 @@ export class MemoryLimitStore implements LimitStore {
   readonly #rates = new Map<string, RateEntry>();
   readonly #quotas = new Map<string, QuotaEntry>();
   readonly #loading = new Map<string, Promise<QuotaEntry>>();
+  /** Raised by `markQuotasStale`: a load started before it does not make an entry fresh. */
+  #generation = 0;
 
   /** Synchronous once the account's month is loaded (always, without a quota), so no promise per request. */
   admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult> {
     if (!request.quota) return this.#admit(request, undefined, false);
     const current = this.#quotas.get(request.accountId);
-    if (current && current.month === request.quota.month) return this.#admit(request, current, false);
+    if (current && current.month === request.quota.month && !current.stale) return this.#admit(request, current, false);
     return this.#quotaEntry(request.accountId, request.quota.month, request.loadUsedTokens).then((entry) =>
       this.#admit(request, entry, true),
     );
@@ -98,25 +102,39 @@ export class MemoryLimitStore implements LimitStore {
   }
 
   /**
-   * Drops every account's quota count, keeping the rate windows: the next admission with a quota
-   * loads the month's usage again (a stand-in whose counts went stale while another store served).
+   * Marks every account's quota count stale, keeping the rate windows and the holds of requests in
+   * flight: the next admission with a quota loads the month's usage again (a stand-in whose counts
+   * went stale while another store served).
    */
-  forgetQuotas(): void {
-    this.#quotas.clear();
+  markQuotasStale(): void {
+    this.#generation += 1;
+    for (const entry of this.#quotas.values()) entry.stale = true;
   }
 
-  /** The month's usage, loaded once however many requests wait for it. */
+  /**
+   * The month's usage, loaded once however many requests wait for it. A load into a month already
+   * counted here (a stale count) keeps the holds and never lowers `used`: the table may not have
+   * the tokens of requests settled here in the last second yet.
+   */
   #quotaEntry(accountId: string, month: string, load: () => Promise<number>): Promise<QuotaEntry> {
-    const key = `${accountId}\u0000${month}`;
+    const generation = this.#generation;
+    const key = `${accountId}\u0000${month}\u0000${generation}`;
     let pending = this.#loading.get(key);
     if (!pending) {
       pending = load()
-        .then((used) => {
-          const entry: QuotaEntry = { month, used: tokenCount(used), reserved: 0, holds: new Map() };
+        .then((loaded) => {
+          const used = tokenCount(loaded);
+          const fresh = generation === this.#generation;
+          const current = this.#quotas.get(accountId);
+          if (current && current.month === month) {
+            current.used = Math.max(current.used, used);
+            if (fresh) current.stale = false;
+            return current;
+          }
+          const entry: QuotaEntry = { month, used, reserved: 0, holds: new Map(), stale: !fresh };
           // A load that finishes after a later month's (a request from just before midnight,
           // slow to load) serves its own request but does not replace the later month's entry.
-          const current = this.#quotas.get(accountId);
-          if (!current || current.month <= month) this.#quotas.set(accountId, entry);
+          if (!current || current.month < month) this.#quotas.set(accountId, entry);
           return entry;
         })
         .finally(() => this.#loading.delete(key));

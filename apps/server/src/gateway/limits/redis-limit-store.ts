@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { type Redis, ReplyError } from 'ioredis';
 import type { SharedLimitStore } from './failover-limit-store.ts';
 import {
   type AdmitRequest,
@@ -71,10 +71,10 @@ return 1
 `;
 
 /**
- * KEYS: used tokens, when they were loaded. ARGV: tokens, when the request that used them was
- * admitted. Adds them unless the count is not loaded or was loaded since that request was
- * admitted (from a database that may hold them). A count without a load time was loaded before
- * load times were kept, long before. Returns 1 when added.
+ * KEYS: used tokens, when they were loaded. ARGV: tokens, the time by which their usage events
+ * are in the usage table. Adds them unless the count is not loaded (its load will read them) or
+ * was loaded at or after that time (from a table that held them). A count without a load time was
+ * loaded before load times were kept, long before. Returns 1 when added.
  */
 const ADD_USAGE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -159,8 +159,15 @@ export class RedisLimitStore implements SharedLimitStore {
     await this.#redis.conductorSettle(used, inflight, expired, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
   }
 
-  async addUsage(accountId: string, month: string, tokens: number, admittedAt: number): Promise<boolean> {
+  async addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean> {
     const [, used, , , loaded] = this.#keys(accountId, month, 0);
-    return (await this.#redis.conductorAddUsage(used, loaded, tokenCount(tokens), Math.round(admittedAt))) === 1;
+    return (await this.#redis.conductorAddUsage(used, loaded, tokenCount(tokens), Math.round(inTableBy))) === 1;
+  }
+
+  /** An error reply other than one of a server that is busy, loading, out of memory or failing over. */
+  refuses(error: unknown): boolean {
+    return error instanceof ReplyError && !TRANSIENT_REPLY.test(String((error as Error).message));
   }
 }
+
+const TRANSIENT_REPLY = /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN|READONLY|OOM|NOSCRIPT|MOVED|ASK)\b/;

@@ -39,6 +39,8 @@ async function fetchSystemStatus(): Promise<SystemStatus> {
       services: [
         { name: 'Database', status: health.checks.database, uptimePercent: null },
         { name: 'Gateway', status: health.checks.gateway, uptimePercent: null },
+        // Reported by servers that share their limits and sessions through Redis.
+        ...(health.checks.redis ? [{ name: 'Redis', status: health.checks.redis, uptimePercent: null }] : []),
       ],
     };
   }
