@@ -76,18 +76,27 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     };
   };
   const throttledError = (message: string) => everyTenSeconds((error: unknown) => log.error({ err: error }, message));
-  let dropped = 0;
-  const reportDropped = everyTenSeconds((reason: string) => {
-    log.warn({ reason, dropped }, 'plan-limit usage that Redis missed was dropped: its shared quota count for the month is that much low');
-    dropped = 0;
-  });
+  // Drops are logged at once, then added up and logged at most every 10 s.
+  let dropped: { reason: string; tokens: number; entries: number } | null = null;
+  let dropLog: NodeJS.Timeout | undefined;
+  const logDropped = () => {
+    if (dropped)
+      log.warn(dropped, 'plan-limit usage that Redis missed was dropped: its shared quota counts for the month are that many tokens low');
+    dropped = null;
+  };
+  const reportDropped = (reason: string, tokens: number) => {
+    dropped = { reason, tokens: (dropped?.tokens ?? 0) + tokens, entries: (dropped?.entries ?? 0) + 1 };
+    if (dropLog) return;
+    logDropped();
+    dropLog = setTimeout(() => {
+      dropLog = undefined;
+      logDropped();
+    }, 10_000).unref();
+  };
   const store = redis
     ? new FailoverLimitStore(new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX), {
         onFailure: throttledError('Redis unavailable for the plan limits: each instance counts them on its own until it is back'),
-        onDropped: (reason, entries) => {
-          dropped += entries;
-          reportDropped(reason);
-        },
+        onDropped: reportDropped,
         now: clock.now,
         meteringLagMs: env.GATEWAY_USAGE_FLUSH_MS + 1_000,
       })

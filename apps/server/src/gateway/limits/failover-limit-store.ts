@@ -7,10 +7,10 @@ export interface SharedLimitStore extends LimitStore {
   /**
    * Adds tokens of requests admitted and settled elsewhere to the account's month, unless the
    * month's count was loaded from the usage table at or after `inTableBy` (the time by which their
-   * usage events are in the table: the count holds them) or is not loaded (its load will read
-   * them). True when added.
+   * usage events are surely in the table: the count holds them). A count that is not loaded keeps
+   * them for its load, which takes them in unless it read the table after `inTableBy`.
    */
-  addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean>;
+  addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean | 'pending'>;
   /** Whether an error is the store refusing a command (it would refuse it again), not failing to answer. */
   refuses(error: unknown): boolean;
 }
@@ -18,8 +18,8 @@ export interface SharedLimitStore extends LimitStore {
 export interface FailoverLimitStoreOptions {
   /** Told of every failure of the shared store (the caller throttles its log). */
   onFailure(error: unknown): void;
-  /** Told when something the shared store missed is given up: the queue was full, or the store refused it. */
-  onDropped(reason: 'full' | 'refused', entries: number): void;
+  /** Told when something the shared store missed is given up (the queue was full, or the store refused it), with its tokens. */
+  onDropped(reason: 'full' | 'refused', tokens: number): void;
   /** The clock settlements are timed with (the one admissions pass as `now`). */
   now(): number;
   /** How long after a request settles its usage event is surely in the usage table (the metering flush interval and a margin). */
@@ -65,15 +65,15 @@ const MAX_REFUSALS = 3;
  *
  * What the shared store missed is sent once it answers, in order, retried with back-off: a
  * settlement it refused (settling is idempotent there), and the tokens of the requests the
- * stand-in admitted, merged per account, month and second. Tokens are sent once their usage
- * events are surely in the usage table (`meteringLagMs` after settling), and added to the shared
- * month count unless that count was loaded from the table since (Redis restarted empty and
+ * stand-in admitted, merged per account, month and second, with the time by which their usage
+ * events are surely in the usage table (`meteringLagMs` after settling). The shared store adds
+ * them unless its count was loaded from the table since then (Redis restarted empty and
  * reloaded: the table had them).
  */
 export class FailoverLimitStore implements LimitStore {
   readonly #shared: SharedLimitStore;
   readonly #onFailure: (error: unknown) => void;
-  readonly #onDropped: (reason: 'full' | 'refused', entries: number) => void;
+  readonly #onDropped: (reason: 'full' | 'refused', tokens: number) => void;
   readonly #now: () => number;
   readonly #meteringLagMs: number;
   readonly #retryMs: number;
@@ -87,6 +87,8 @@ export class FailoverLimitStore implements LimitStore {
   /** Usage entries still waiting, by account, month and second: one more settlement adds to its entry. */
   readonly #merging = new Map<string, MissedUsage>();
   #sending = false;
+  /** The entry being sent (kept when the queue overflows meanwhile). */
+  #inFlight: Missed | undefined;
   #failedPasses = 0;
   #retry: NodeJS.Timeout | undefined;
 
@@ -137,7 +139,8 @@ export class FailoverLimitStore implements LimitStore {
     if (standIn) {
       await standIn.settle(reservation, usedTokens);
       this.#missUsage(reservation.accountId, reservation.month, tokenCount(usedTokens), this.#now() + this.#meteringLagMs);
-      this.#send();
+      // While a retry waits (the shared store failed), it or the next answer sends this.
+      if (this.#retry === undefined) this.#send();
       return;
     }
     try {
@@ -174,7 +177,7 @@ export class FailoverLimitStore implements LimitStore {
   }
 
   #missUsage(accountId: string, month: string, tokens: number, inTableBy: number): void {
-    const mergeKey = `${accountId}\u0000${month}\u0000${Math.floor(inTableBy / 1_000)}`;
+    const mergeKey = usageKey(accountId, month, inTableBy);
     const waiting = this.#merging.get(mergeKey);
     if (waiting) {
       // Sent at the later time: at worst, tokens already in a count loaded within that second are added again.
@@ -189,8 +192,10 @@ export class FailoverLimitStore implements LimitStore {
 
   #miss(entry: Missed): void {
     if (this.#missed.length >= MAX_MISSED) {
-      this.#unmerge(this.#missed.shift());
-      this.#onDropped('full', 1);
+      const oldest = this.#missed[0] === this.#inFlight ? 1 : 0;
+      const [dropped] = this.#missed.splice(oldest, 1);
+      this.#unmerge(dropped);
+      if (dropped) this.#onDropped('full', missedTokens(dropped));
     }
     this.#missed.push(entry);
   }
@@ -203,62 +208,74 @@ export class FailoverLimitStore implements LimitStore {
   }
 
   /**
-   * Sends what the shared store missed, oldest first, one pass at a time. A pass stops at tokens
-   * not yet surely in the usage table (and resumes when they are), or at a failure: the entry
-   * goes to the back (so one the store keeps refusing cannot hold up the rest; after
-   * MAX_REFUSALS refusals it is dropped) and a retry is scheduled with back-off.
+   * Sends what the shared store missed, oldest first, one pass at a time. At a failure the pass
+   * stops, the entry goes to the back (so one the store keeps refusing cannot hold up the rest;
+   * after MAX_REFUSALS refusals it is dropped) and a retry is scheduled with back-off.
    */
   #send(): void {
     if (this.#sending) return;
     this.#sending = true;
     void (async () => {
-      let wait: number | undefined;
       try {
         for (let entry = this.#missed[0]; entry !== undefined; entry = this.#missed[0]) {
-          if (entry.kind === 'usage') {
-            const early = entry.inTableBy - this.#now();
-            if (early > 0) {
-              wait = early;
-              break;
-            }
-            this.#unmerge(entry);
-          }
+          this.#unmerge(entry);
+          this.#inFlight = entry;
           try {
             if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
             else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy);
           } catch (error) {
             this.#onFailure(error);
-            if (this.#missed[0] !== entry) break;
-            this.#missed.shift();
+            this.#remove(entry);
             entry.refusals += this.#shared.refuses(error) ? 1 : 0;
             if (entry.refusals >= MAX_REFUSALS) {
-              this.#onDropped('refused', 1);
+              this.#onDropped('refused', missedTokens(entry));
               continue;
             }
             this.#missed.push(entry);
+            this.#remerge(entry);
             this.#failedPasses += 1;
             break;
           }
           this.#failedPasses = 0;
-          if (this.#missed[0] === entry) this.#missed.shift();
+          this.#remove(entry);
         }
       } finally {
+        this.#inFlight = undefined;
         this.#sending = false;
       }
-      if (this.#missed.length > 0) this.#scheduleRetry(wait);
+      if (this.#missed.length > 0) this.#scheduleRetry();
     })();
   }
 
-  /** A retry after `delay`, or with back-off after failed passes. */
-  #scheduleRetry(delay?: number): void {
-    if (this.#retry) return;
-    const after = delay ?? this.#retryMs * 2 ** Math.min(this.#failedPasses, 16);
-    this.#retry = setTimeout(
-      () => {
-        this.#retry = undefined;
-        this.#send();
-      },
-      Math.min(after, MAX_RETRY_MS),
-    ).unref();
+  /** An entry that failed to be sent takes in more tokens again, unless another has taken its place. */
+  #remerge(entry: Missed): void {
+    if (entry.kind !== 'usage') return;
+    const key = usageKey(entry.accountId, entry.month, entry.inTableBy);
+    if (this.#merging.has(key)) return;
+    entry.mergeKey = key;
+    this.#merging.set(key, entry);
   }
+
+  /** The entry sent is still first: the queue drops only entries not in flight, and adds at the back. */
+  #remove(entry: Missed): void {
+    const index = this.#missed.indexOf(entry);
+    if (index >= 0) this.#missed.splice(index, 1);
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retry) return;
+    const delay = Math.min(MAX_RETRY_MS, this.#retryMs * 2 ** Math.min(this.#failedPasses, 16));
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      this.#send();
+    }, delay).unref();
+  }
+}
+
+function usageKey(accountId: string, month: string, inTableBy: number): string {
+  return `${accountId}\u0000${month}\u0000${Math.floor(inTableBy / 1_000)}`;
+}
+
+function missedTokens(entry: Missed): number {
+  return entry.kind === 'usage' ? entry.tokens : tokenCount(entry.usedTokens);
 }

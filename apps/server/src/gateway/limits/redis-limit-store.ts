@@ -15,14 +15,21 @@ import {
 /**
  * Admission in one round trip. KEYS: rate counter, month's used tokens, in-flight reservations
  * (a sorted set of `id:tokens` scored by expiry), expired reservations not yet settled (scored
- * by expiry), when the month's used tokens were loaded from the database. ARGV: rpm, ms left in the minute's window, quota (-1: none), minimum, desired, now,
+ * by expiry), when the month's used tokens were loaded from the database, tokens added while they
+ * were not loaded (a sorted set of `id:tokens` scored by when they are surely in the database).
+ * ARGV: rpm, ms left in the minute's window, quota (-1: none), minimum, desired, now,
  * member id, reservation expiry, used tokens from the database (-1: unknown), counters' ttl ms,
  * oldest expiry still settleable (all whole numbers). Returns {0, ms to wait} when
  * rate-limited, {1, used, reserved} over quota, {2} when the month's usage must be loaded
- * first, {3, granted} when admitted. Times come from the caller's clock, not Redis's. The rate
+ * first, {3, granted} when admitted. A count loaded from the database (read after `now`) takes in
+ * the tokens added meanwhile that were not surely in the database by `now`. Times come from the
+ * caller's clock, not Redis's. The rate
  * counter lives a whole window and a second from its first request, whatever the instance's
  * clock said, so an instance whose clock lags cannot recreate it near the window's end.
  */
+/** Tokens kept aside for a count's load are dropped after this long: a load by then reads them from the table. */
+const PENDING_TTL_MS = 60 * 60_000;
+
 const ADMIT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count >= tonumber(ARGV[1]) then return {0, tonumber(ARGV[2])} end
@@ -32,9 +39,13 @@ if quota >= 0 then
   local used = redis.call('GET', KEYS[2])
   if not used then
     if tonumber(ARGV[9]) < 0 then return {2} end
-    redis.call('SET', KEYS[2], ARGV[9], 'PX', ARGV[10])
+    used = tonumber(ARGV[9])
+    for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '(' .. ARGV[6], '+inf')) do
+      used = used + tonumber(string.match(member, ':(%d+)$'))
+    end
+    redis.call('DEL', KEYS[6])
+    redis.call('SET', KEYS[2], string.format('%d', used), 'PX', ARGV[10])
     redis.call('SET', KEYS[5], ARGV[6], 'PX', ARGV[10])
-    used = ARGV[9]
   end
   used = tonumber(used)
   local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[6], 'WITHSCORES')
@@ -71,13 +82,19 @@ return 1
 `;
 
 /**
- * KEYS: used tokens, when they were loaded. ARGV: tokens, the time by which their usage events
- * are in the usage table. Adds them unless the count is not loaded (its load will read them) or
- * was loaded at or after that time (from a table that held them). A count without a load time was
- * loaded before load times were kept, long before. Returns 1 when added.
+ * KEYS: used tokens, when they were loaded, tokens added while not loaded. ARGV: tokens, the time
+ * by which their usage events are surely in the usage table, a unique id. Adds them to a loaded
+ * count unless it was loaded at or after that time (from a table that held them): returns 1 when
+ * added, 0 when not. A count that is not loaded keeps them aside for its load, which takes them in
+ * unless it started after that time (returns 2). A count without a load time was loaded before
+ * load times were kept, long before.
  */
 const ADD_USAGE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3] .. ':' .. ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], ${PENDING_TTL_MS})
+  return 2
+end
 local loaded = redis.call('GET', KEYS[2])
 if loaded and tonumber(loaded) >= tonumber(ARGV[2]) then return 0 end
 redis.call('INCRBY', KEYS[1], ARGV[1])
@@ -100,15 +117,15 @@ export class RedisLimitStore implements SharedLimitStore {
 
   constructor(redis: Redis, prefix: string) {
     if (!('conductorAdmit' in redis)) {
-      redis.defineCommand('conductorAdmit', { numberOfKeys: 5, lua: ADMIT });
+      redis.defineCommand('conductorAdmit', { numberOfKeys: 6, lua: ADMIT });
       redis.defineCommand('conductorSettle', { numberOfKeys: 3, lua: SETTLE });
-      redis.defineCommand('conductorAddUsage', { numberOfKeys: 2, lua: ADD_USAGE });
+      redis.defineCommand('conductorAddUsage', { numberOfKeys: 3, lua: ADD_USAGE });
     }
     this.#redis = redis as ScriptedRedis;
     this.#prefix = prefix;
   }
 
-  #keys(accountId: string, month: string, window: number): [string, string, string, string, string] {
+  #keys(accountId: string, month: string, window: number): [string, string, string, string, string, string] {
     const base = `${this.#prefix}limits:{${accountId}}`;
     return [
       `${base}:rpm:${window}`,
@@ -116,6 +133,7 @@ export class RedisLimitStore implements SharedLimitStore {
       `${base}:inflight:${month}`,
       `${base}:expired:${month}`,
       `${base}:loaded:${month}`,
+      `${base}:pending:${month}`,
     ];
   }
 
@@ -159,15 +177,17 @@ export class RedisLimitStore implements SharedLimitStore {
     await this.#redis.conductorSettle(used, inflight, expired, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
   }
 
-  async addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean> {
-    const [, used, , , loaded] = this.#keys(accountId, month, 0);
-    return (await this.#redis.conductorAddUsage(used, loaded, tokenCount(tokens), Math.round(inTableBy))) === 1;
+  /** Whether the tokens were added (true), found counted (false), or kept aside for the count's load ('pending'). */
+  async addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean | 'pending'> {
+    const [, used, , , loaded, pending] = this.#keys(accountId, month, 0);
+    const result = await this.#redis.conductorAddUsage(used, loaded, pending, tokenCount(tokens), Math.round(inTableBy), randomUUID());
+    return result === 2 ? 'pending' : result === 1;
   }
 
-  /** An error reply other than one of a server that is busy, loading, out of memory or failing over. */
+  /** A reply no retry can change: a key of the wrong type, a value that is not a number, a script error. */
   refuses(error: unknown): boolean {
-    return error instanceof ReplyError && !TRANSIENT_REPLY.test(String((error as Error).message));
+    return error instanceof ReplyError && PERMANENT_REPLY.test(String((error as Error).message));
   }
 }
 
-const TRANSIENT_REPLY = /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN|READONLY|OOM|NOSCRIPT|MOVED|ASK)\b/;
+const PERMANENT_REPLY = /^(WRONGTYPE\b|ERR\b.*(not an integer|out of range|user_script|Error running script))/;
