@@ -76,16 +76,23 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     };
   };
   const throttledError = (message: string) => everyTenSeconds((error: unknown) => log.error({ err: error }, message));
-  // Drops are logged at once, then added up and logged at most every 10 s.
-  let dropped: { reason: string; tokens: number; entries: number } | null = null;
+  // Drops are logged at once, then summed per reason and logged at most every 10 s (and at close).
+  const dropped = new Map<string, { entries: number; tokens: number }>();
   let dropLog: NodeJS.Timeout | undefined;
   const logDropped = () => {
-    if (dropped)
-      log.warn(dropped, 'plan-limit usage that Redis missed was dropped: its shared quota counts for the month are that many tokens low');
-    dropped = null;
+    for (const [reason, total] of dropped) {
+      log.warn(
+        { reason, ...total },
+        'plan-limit usage that Redis missed was dropped: its shared quota counts for the month are that many tokens low',
+      );
+    }
+    dropped.clear();
   };
   const reportDropped = (reason: string, tokens: number) => {
-    dropped = { reason, tokens: (dropped?.tokens ?? 0) + tokens, entries: (dropped?.entries ?? 0) + 1 };
+    const total = dropped.get(reason) ?? { entries: 0, tokens: 0 };
+    total.entries += 1;
+    total.tokens += tokens;
+    dropped.set(reason, total);
     if (dropLog) return;
     logDropped();
     dropLog = setTimeout(() => {
@@ -93,12 +100,14 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
       logDropped();
     }, 10_000).unref();
   };
+  // How long after a request settles its usage event is surely in the usage table.
+  const meteringLagMs = env.GATEWAY_USAGE_FLUSH_MS + 1_000;
   const store = redis
-    ? new FailoverLimitStore(new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX), {
+    ? new FailoverLimitStore(new RedisLimitStore(redis, env.GATEWAY_REDIS_PREFIX, { now: clock.now, meteringLagMs }), {
         onFailure: throttledError('Redis unavailable for the plan limits: each instance counts them on its own until it is back'),
         onDropped: reportDropped,
         now: clock.now,
-        meteringLagMs: env.GATEWAY_USAGE_FLUSH_MS + 1_000,
+        meteringLagMs,
       })
     : new MemoryLimitStore();
   const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));
@@ -146,6 +155,14 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     async close() {
       unregister?.();
       authenticator.close();
+      clearTimeout(dropLog);
+      logDropped();
+      if (store instanceof FailoverLimitStore && store.missed > 0) {
+        log.warn(
+          { entries: store.missed },
+          'plan-limit usage that Redis missed is lost with this instance: the shared quota counts are that much low',
+        );
+      }
       await meter.close();
       await transport.close();
       if (subscriber) await closeRedis(subscriber);

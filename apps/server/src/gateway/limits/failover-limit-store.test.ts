@@ -16,7 +16,7 @@ class FlakySharedStore implements SharedLimitStore {
   readonly added: { accountId: string; month: string; tokens: number; inTableBy: number }[] = [];
   /** Settlements of these reservations are refused even while the store is up. */
   readonly refusing = new Set<string>();
-  /** Settlements of these reservations wait for `release`, even while the store is down. */
+  /** Settlements of these reservations wait for `release`, then fail as the store does then. */
   readonly hanging = new Set<string>();
   release: () => void = () => undefined;
 
@@ -31,14 +31,17 @@ class FlakySharedStore implements SharedLimitStore {
   }
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
-    if (this.hanging.has(reservation.id)) await new Promise<void>((resolve) => (this.release = resolve));
-    else this.#check();
+    if (this.hanging.has(reservation.id)) {
+      this.hanging.delete(reservation.id);
+      await new Promise<void>((resolve) => (this.release = resolve));
+    }
+    this.#check();
     if (this.refusing.has(reservation.id)) throw new Error('ERR something wrong with this one');
     this.settled.push(usedTokens);
     await this.inner.settle(reservation, usedTokens);
   }
 
-  async addUsage(accountId: string, forMonth: string, tokens: number, inTableBy: number): Promise<boolean | 'pending'> {
+  async addUsage(accountId: string, forMonth: string, tokens: number, inTableBy: number, _id: string): Promise<boolean | 'pending'> {
     this.#check();
     this.added.push({ accountId, month: forMonth, tokens, inTableBy });
     return true;
@@ -49,7 +52,7 @@ class FlakySharedStore implements SharedLimitStore {
   }
 }
 
-function setup({ meteringLagMs = 0 } = {}) {
+function setup({ meteringLagMs = 0, retryMs = 20 } = {}) {
   const shared = new FlakySharedStore();
   const failures: unknown[] = [];
   const dropped: [string, number][] = [];
@@ -59,7 +62,7 @@ function setup({ meteringLagMs = 0 } = {}) {
     onDropped: (reason, entries) => dropped.push([reason, entries]),
     now: () => clock.now,
     meteringLagMs,
-    retryMs: 20,
+    retryMs,
   });
   return { shared, store, failures, dropped, clock };
 }
@@ -220,15 +223,18 @@ describe('FailoverLimitStore', () => {
     const { shared, store, dropped } = setup();
     shared.down = true;
     for (let index = 0; index <= 10_000; index += 1) {
-      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10 }, 1);
+      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW }, 2);
     }
     expect(store.missed).toBe(10_000);
-    expect(dropped).toEqual([['full', 1]]);
+    expect(dropped).toEqual([['full', 2]]);
   });
 
   it('merges the tokens of one account and month settled within a second into one entry', async () => {
-    const { shared, store, clock } = setup({ meteringLagMs: 1_000 });
+    const { shared, store, clock } = setup({ meteringLagMs: 1_000, retryMs: 1_000 });
+    const warm = await reserved(store.admit(request({ quota: quota(100) })));
     shared.down = true;
+    // A settlement the store refuses: a retry waits a second, and nothing is sent meanwhile.
+    await store.settle(warm, 7);
     const reservations = [];
     for (let index = 0; index < 3; index += 1)
       reservations.push(await reserved(store.admit(request({ now: NOW + index, quota: quota(100) }))));
@@ -241,17 +247,32 @@ describe('FailoverLimitStore', () => {
     // The next second: a new entry.
     clock.now += 200;
     await store.settle(reservations[2] as Reservation, 40);
-    expect(store.missed).toBe(3);
+    expect(store.missed).toBe(4);
     shared.down = false;
     clock.now += 5_000;
     await store.admit(request({ accountId: 'third', now: clock.now }));
     await expect.poll(() => store.missed, { timeout: 3_000, interval: 5 }).toBe(0);
+    expect(shared.settled).toEqual([7]);
     const second = Math.floor(NOW / 1_000) * 1_000 + 1_000;
     expect(shared.added).toEqual([
       { accountId: 'acct', month, tokens: 30, inTableBy: second + 900 },
       { accountId: 'other', month, tokens: 5, inTableBy: second + 900 },
       { accountId: 'acct', month, tokens: 40, inTableBy: second + 1_100 },
     ]);
+  });
+
+  it('never changes the tokens of an entry once sent (the store may have counted them under its id)', async () => {
+    const { shared, store } = setup({ retryMs: 1_000 });
+    shared.down = true;
+    const first = await reserved(store.admit(request({ quota: quota(100) })));
+    const second = await reserved(store.admit(request({ now: NOW + 1, quota: quota(100) })));
+    // Sent at once (no retry waiting), and failed: the next settlement makes a new entry.
+    await store.settle(first, 10);
+    await store.settle(second, 20);
+    expect(store.missed).toBe(2);
+    shared.down = false;
+    await store.admit(request({ accountId: 'other', now: NOW + 2 }));
+    await expect.poll(() => shared.added.map(({ tokens }) => tokens), { timeout: 3_000, interval: 5 }).toEqual([10, 20]);
   });
 
   it('sends tokens with the time by which their usage events are surely in the usage table', async () => {
@@ -275,13 +296,18 @@ describe('FailoverLimitStore', () => {
     // The retry sends it, and waits.
     await new Promise((resolve) => setTimeout(resolve, 60));
     for (let index = 0; index < 10_000; index += 1) {
-      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10 }, 1);
+      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW }, 2);
     }
     expect(store.missed).toBe(10_000);
-    // The oldest not in flight (1 token) was dropped.
-    expect(dropped).toEqual([['full', 1]]);
+    // The oldest not in flight (2 tokens) was dropped.
+    expect(dropped).toEqual([['full', 2]]);
+    // The send fails (the store is still down): the entry is kept, and sent once the store answers.
     shared.release();
-    await expect.poll(() => shared.settled[0], { timeout: 2_000, interval: 5 }).toBe(77);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    shared.down = false;
+    // It went to the back of the queue, and is sent with the rest.
+    await expect.poll(() => shared.settled.length, { timeout: 5_000, interval: 20 }).toBe(10_000);
+    expect(shared.settled).toContain(77);
   });
 
   it('keeps its rate windows through a flapping connection, reloads its quota counts, and starts afresh a window after', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AdmitRequest, AdmitResult, LimitStore, Reservation } from './limit-store.ts';
 import { tokenCount, WINDOW_MS } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
@@ -8,9 +9,10 @@ export interface SharedLimitStore extends LimitStore {
    * Adds tokens of requests admitted and settled elsewhere to the account's month, unless the
    * month's count was loaded from the usage table at or after `inTableBy` (the time by which their
    * usage events are surely in the table: the count holds them). A count that is not loaded keeps
-   * them for its load, which takes them in unless it read the table after `inTableBy`.
+   * them for its load, which takes them in unless it read the table after `inTableBy`. Sent again
+   * with the same `id` (a reply lost), they count once.
    */
-  addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean | 'pending'>;
+  addUsage(accountId: string, month: string, tokens: number, inTableBy: number, id: string): Promise<boolean | 'pending'>;
   /** Whether an error is the store refusing a command (it would refuse it again), not failing to answer. */
   refuses(error: unknown): boolean;
 }
@@ -37,6 +39,8 @@ interface MissedSettle {
 
 interface MissedUsage {
   kind: 'usage';
+  /** Names the tokens in the shared store; they never change once sent (a sent entry takes in no more). */
+  id: string;
   accountId: string;
   month: string;
   tokens: number;
@@ -185,7 +189,7 @@ export class FailoverLimitStore implements LimitStore {
       waiting.inTableBy = Math.max(waiting.inTableBy, inTableBy);
       return;
     }
-    const entry: MissedUsage = { kind: 'usage', accountId, month, tokens, inTableBy, refusals: 0, mergeKey };
+    const entry: MissedUsage = { kind: 'usage', id: randomUUID(), accountId, month, tokens, inTableBy, refusals: 0, mergeKey };
     this.#merging.set(mergeKey, entry);
     this.#miss(entry);
   }
@@ -200,7 +204,10 @@ export class FailoverLimitStore implements LimitStore {
     this.#missed.push(entry);
   }
 
-  /** The entry takes in no more tokens (it is being sent, or dropped). */
+  /**
+   * The entry takes in no more tokens (it is being sent, or dropped): once sent, even if the send
+   * failed, Redis may have counted it under its id, so its tokens must not change.
+   */
   #unmerge(entry: Missed | undefined): void {
     if (entry?.kind !== 'usage' || entry.mergeKey === null) return;
     if (this.#merging.get(entry.mergeKey) === entry) this.#merging.delete(entry.mergeKey);
@@ -222,7 +229,7 @@ export class FailoverLimitStore implements LimitStore {
           this.#inFlight = entry;
           try {
             if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
-            else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy);
+            else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy, entry.id);
           } catch (error) {
             this.#onFailure(error);
             this.#remove(entry);
@@ -232,7 +239,6 @@ export class FailoverLimitStore implements LimitStore {
               continue;
             }
             this.#missed.push(entry);
-            this.#remerge(entry);
             this.#failedPasses += 1;
             break;
           }
@@ -245,15 +251,6 @@ export class FailoverLimitStore implements LimitStore {
       }
       if (this.#missed.length > 0) this.#scheduleRetry();
     })();
-  }
-
-  /** An entry that failed to be sent takes in more tokens again, unless another has taken its place. */
-  #remerge(entry: Missed): void {
-    if (entry.kind !== 'usage') return;
-    const key = usageKey(entry.accountId, entry.month, entry.inTableBy);
-    if (this.#merging.has(key)) return;
-    entry.mergeKey = key;
-    this.#merging.set(key, entry);
   }
 
   /** The entry sent is still first: the queue drops only entries not in flight, and adds at the back. */

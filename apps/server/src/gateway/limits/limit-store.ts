@@ -27,6 +27,8 @@ export interface Reservation {
   month: string;
   /** Tokens held for this request until it settles. */
   granted: number;
+  /** The admitting request's `now`. */
+  admittedAt: number;
 }
 
 export type AdmitResult =

@@ -289,7 +289,7 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     const account = randomUUID();
     const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
     if (!held.ok || !held.reservation) throw new Error('setup');
-    expect(await store.addUsage(account, held.reservation.month, 500, MID + 1_000)).toBe(true);
+    expect(await store.addUsage(account, held.reservation.month, 500, MID + 1_000, randomUUID())).toBe(true);
     // 1,500 used and 2,000 held: 6,500 left.
     expect(await admit(store, request(account, MID + 2_000, quota(MID, 1, 10_000)))).toMatchObject({
       ok: true,
@@ -301,11 +301,11 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const account = randomUUID();
     const month = quota(MID, 1, 1).month;
-    expect(await store.addUsage(account, month, 500, MID - 5_000)).toBe('pending');
+    expect(await store.addUsage(account, month, 500, MID - 5_000, randomUUID())).toBe('pending');
     const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
     if (!held.ok) throw new Error('setup');
-    expect(await store.addUsage(account, month, 500, MID - 5_000)).toBe(false);
-    expect(await store.addUsage(account, month, 500, MID)).toBe(false);
+    expect(await store.addUsage(account, month, 500, MID - 5_000, randomUUID())).toBe(false);
+    expect(await store.addUsage(account, month, 500, MID, randomUUID())).toBe(false);
     // 1,000 used and 2,000 held: 7,000 left.
     expect(await admit(store, request(account, MID + 1_000, quota(MID, 1, 10_000)))).toMatchObject({
       ok: true,
@@ -319,8 +319,8 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     const month = quota(MID, 1, 1).month;
     // A load starts at MID (reads 1,000 from the table); meanwhile tokens surely in the table only
     // from MID + 500 on, and earlier ones (in the table when the load read it), are added.
-    expect(await store.addUsage(account, month, 300, MID + 500)).toBe('pending');
-    expect(await store.addUsage(account, month, 200, MID - 500)).toBe('pending');
+    expect(await store.addUsage(account, month, 300, MID + 500, randomUUID())).toBe('pending');
+    expect(await store.addUsage(account, month, 200, MID - 500, randomUUID())).toBe('pending');
     const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
     if (!held.ok) throw new Error('setup');
     // 1,300 used and 2,000 held: 6,700 left; and nothing is taken in twice.
@@ -337,11 +337,29 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     });
   });
 
+  it('counts once what is sent again under the same id (a reply lost)', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const account = randomUUID();
+    const month = quota(MID, 1, 1).month;
+    const id = randomUUID();
+    expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe('pending');
+    expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe('pending');
+    expect(await admit(store, request(account, MID, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    const other = randomUUID();
+    expect(await store.addUsage(account, month, 200, MID + 1_000, other)).toBe(true);
+    expect(await store.addUsage(account, month, 200, MID + 1_000, other)).toBe(false);
+    // 1,000 + 300 + 200 used and 1 held.
+    expect(await admit(store, request(account, MID + 2_000, quota(MID, 1, 10_000)))).toMatchObject({
+      ok: true,
+      reservation: { granted: 8_499 },
+    });
+  });
+
   it('tells a refused command from a server that is busy or away', async () => {
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const key = `${testRedisStore.prefix}limits:{wrong}:used:2026-11`;
     await testRedisStore.redis.hset(key, 'field', '1');
-    const refused = await store.addUsage('wrong', '2026-11', 10, MID).catch((error: unknown) => error);
+    const refused = await store.addUsage('wrong', '2026-11', 10, MID, randomUUID()).catch((error: unknown) => error);
     expect(String(refused)).toContain('WRONGTYPE');
     expect(store.refuses(refused)).toBe(true);
     expect(store.refuses(new Error('Connection is closed.'))).toBe(false);
@@ -354,5 +372,60 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     ]) {
       expect(store.refuses(new ReplyError(transient))).toBe(false);
     }
+  });
+});
+
+describe('redis store: a reservation it lost when it restarted empty', () => {
+  const clock = { now: MID };
+  const make = () => new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix, { now: () => clock.now, meteringLagMs: 2_000 });
+  const restartEmpty = async (account: string) => {
+    const keys = await testRedisStore.redis.keys(`${testRedisStore.prefix}limits:{${account}}:*`);
+    if (keys.length > 0) await testRedisStore.redis.del(...keys);
+  };
+  const left = async (store: RedisLimitStore, account: string, now: number) => {
+    const probe = await admit(store, request(account, now, quota(MID, 1, 10_000)));
+    return probe.ok ? probe.reservation?.granted : probe;
+  };
+
+  it('counts its settlement, once, when the count was loaded again before its usage event was surely in the table', async () => {
+    const store = make();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    await restartEmpty(account);
+    // Loaded again at MID + 10 s (1,000: the stream still runs); it settles at MID + 10.5 s.
+    expect(await admit(store, request(account, MID + 10_000, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    clock.now = MID + 10_500;
+    await store.settle(held.reservation, 500);
+    await store.settle(held.reservation, 500);
+    // 1,500 used and 1 held.
+    expect(await left(store, account, MID + 11_000)).toBe(8_499);
+  });
+
+  it('does not count it when the count was loaded after its usage event was in the table', async () => {
+    const store = make();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    // Settled at MID + 1 s, but the reply never came (the settlement is sent again later).
+    await restartEmpty(account);
+    clock.now = MID + 1_000;
+    expect(await admit(store, request(account, MID + 10_000, quota(MID, 1, 1), 1_500))).toMatchObject({ ok: true });
+    await store.settle(held.reservation, 500);
+    // 1,500 (from the table) used and 1 held.
+    expect(await left(store, account, MID + 11_000)).toBe(8_499);
+  });
+
+  it('keeps it for the load when no count is loaded yet', async () => {
+    const store = make();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    await restartEmpty(account);
+    clock.now = MID + 10_000;
+    await store.settle(held.reservation, 500);
+    // A load that started before the usage event was surely in the table takes it in.
+    expect(await admit(store, request(account, MID + 11_000, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    expect(await left(store, account, MID + 12_000)).toBe(8_499);
   });
 });

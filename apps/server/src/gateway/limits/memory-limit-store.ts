@@ -81,7 +81,7 @@ export class MemoryLimitStore implements LimitStore {
       const id = randomUUID();
       quotaEntry.reserved += granted;
       quotaEntry.holds.set(id, { granted, expiresAt: request.now + RESERVATION_TTL_MS, released: false });
-      reservation = { id, accountId: request.accountId, month: request.quota.month, granted };
+      reservation = { id, accountId: request.accountId, month: request.quota.month, granted, admittedAt: request.now };
     }
     rate.count += 1;
     return { ok: true, reservation };

@@ -29,6 +29,8 @@ import {
  */
 /** Tokens kept aside for a count's load are dropped after this long: a load by then reads them from the table. */
 const PENDING_TTL_MS = 60 * 60_000;
+/** Ids counted once are remembered this long after the last: longer than anything is sent again. */
+const COUNTED_TTL_MS = 2 * 86_400_000;
 
 const ADMIT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -70,24 +72,41 @@ return {3, granted}
 `;
 
 /**
- * KEYS: used tokens, reservations, expired reservations. ARGV: member, tokens used. The tokens
- * count only when the reservation was still held or had expired unsettled, so settling one twice
- * changes nothing while a stream that outlived its reservation is still counted.
+ * KEYS: used tokens, reservations, expired reservations, when the used tokens were loaded, tokens
+ * kept for a load, ids already counted. ARGV: member, tokens used, reservation id, when it was
+ * admitted, when its usage event is surely in the usage table. The tokens count when the
+ * reservation was still held or had expired unsettled, so settling one twice changes nothing
+ * while a stream that outlived its reservation is still counted. A reservation not held because
+ * Redis restarted empty after admitting it (the count was loaded since) is counted as ADD_USAGE
+ * counts a usage, once. Returns 1 when held, 2 when kept for a load, 3 when counted as lost, 0 when
+ * nothing was done.
  */
 const SETTLE = `
-if (redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or redis.call('ZREM', KEYS[3], ARGV[1]) == 1) and redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('INCRBY', KEYS[1], ARGV[2])
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or redis.call('ZREM', KEYS[3], ARGV[1]) == 1 then
+  if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], ARGV[2]) end
+  return 1
 end
-return 1
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZADD', KEYS[5], ARGV[5], ARGV[3] .. ':' .. ARGV[2])
+  redis.call('PEXPIRE', KEYS[5], ${PENDING_TTL_MS})
+  return 2
+end
+local loaded = tonumber(redis.call('GET', KEYS[4]) or '-1')
+if loaded > tonumber(ARGV[4]) and loaded < tonumber(ARGV[5]) and redis.call('SADD', KEYS[6], ARGV[3]) == 1 then
+  redis.call('PEXPIRE', KEYS[6], ${COUNTED_TTL_MS})
+  redis.call('INCRBY', KEYS[1], ARGV[2])
+  return 3
+end
+return 0
 `;
 
 /**
- * KEYS: used tokens, when they were loaded, tokens added while not loaded. ARGV: tokens, the time
- * by which their usage events are surely in the usage table, a unique id. Adds them to a loaded
- * count unless it was loaded at or after that time (from a table that held them): returns 1 when
- * added, 0 when not. A count that is not loaded keeps them aside for its load, which takes them in
- * unless it started after that time (returns 2). A count without a load time was loaded before
- * load times were kept, long before.
+ * KEYS: used tokens, when they were loaded, tokens kept for a load, ids already counted. ARGV:
+ * tokens, the time by which their usage events are surely in the usage table, a unique id (the
+ * same when sent again). Adds them to a loaded count, once, unless it was loaded at or after that
+ * time (from a table that held them): returns 1 when added, 0 when not. A count that is not
+ * loaded keeps them aside for its load, which takes them in unless it started after that time
+ * (returns 2). A count without a load time was loaded before load times were kept, long before.
  */
 const ADD_USAGE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -97,6 +116,8 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
 end
 local loaded = redis.call('GET', KEYS[2])
 if loaded and tonumber(loaded) >= tonumber(ARGV[2]) then return 0 end
+if redis.call('SADD', KEYS[4], ARGV[3]) == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[4], ${COUNTED_TTL_MS})
 redis.call('INCRBY', KEYS[1], ARGV[1])
 return 1
 `;
@@ -115,17 +136,26 @@ export class RedisLimitStore implements SharedLimitStore {
   readonly #redis: ScriptedRedis;
   readonly #prefix: string;
 
-  constructor(redis: Redis, prefix: string) {
+  readonly #now: () => number;
+  readonly #meteringLagMs: number;
+
+  /**
+   * `now` and `meteringLagMs` time a settlement's usage event (when it is surely in the usage
+   * table), for a reservation Redis lost when it restarted empty.
+   */
+  constructor(redis: Redis, prefix: string, options: { now?: () => number; meteringLagMs?: number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#meteringLagMs = options.meteringLagMs ?? 2_000;
     if (!('conductorAdmit' in redis)) {
       redis.defineCommand('conductorAdmit', { numberOfKeys: 6, lua: ADMIT });
-      redis.defineCommand('conductorSettle', { numberOfKeys: 3, lua: SETTLE });
-      redis.defineCommand('conductorAddUsage', { numberOfKeys: 3, lua: ADD_USAGE });
+      redis.defineCommand('conductorSettle', { numberOfKeys: 6, lua: SETTLE });
+      redis.defineCommand('conductorAddUsage', { numberOfKeys: 4, lua: ADD_USAGE });
     }
     this.#redis = redis as ScriptedRedis;
     this.#prefix = prefix;
   }
 
-  #keys(accountId: string, month: string, window: number): [string, string, string, string, string, string] {
+  #keys(accountId: string, month: string, window: number): [string, string, string, string, string, string, string] {
     const base = `${this.#prefix}limits:{${accountId}}`;
     return [
       `${base}:rpm:${window}`,
@@ -134,13 +164,14 @@ export class RedisLimitStore implements SharedLimitStore {
       `${base}:expired:${month}`,
       `${base}:loaded:${month}`,
       `${base}:pending:${month}`,
+      `${base}:counted:${month}`,
     ];
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
     const window = windowStart(request.now);
     const month = request.quota?.month ?? 'none';
-    const keys = this.#keys(request.accountId, month, window);
+    const keys = this.#keys(request.accountId, month, window).slice(0, 6);
     const id = randomUUID();
     const ttl = request.quota ? Math.max(WINDOW_MS, request.quota.monthEndsAt - request.now + 7 * 86_400_000) : WINDOW_MS;
     const run = (usedFromDatabase: number) =>
@@ -167,27 +198,51 @@ export class RedisLimitStore implements SharedLimitStore {
         return { ok: false, reason: 'quota', used: result[1] ?? 0, reserved: result[2] ?? 0 };
       default: {
         const granted = result[1] ?? 0;
-        return { ok: true, reservation: request.quota ? { id, accountId: request.accountId, month: request.quota.month, granted } : null };
+        return {
+          ok: true,
+          reservation: request.quota
+            ? { id, accountId: request.accountId, month: request.quota.month, granted, admittedAt: request.now }
+            : null,
+        };
       }
     }
   }
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
-    const [, used, inflight, expired] = this.#keys(reservation.accountId, reservation.month, 0);
-    await this.#redis.conductorSettle(used, inflight, expired, `${reservation.id}:${reservation.granted}`, tokenCount(usedTokens));
+    const [, used, inflight, expired, loaded, pending, counted] = this.#keys(reservation.accountId, reservation.month, 0);
+    await this.#redis.conductorSettle(
+      used,
+      inflight,
+      expired,
+      loaded,
+      pending,
+      counted,
+      `${reservation.id}:${reservation.granted}`,
+      tokenCount(usedTokens),
+      reservation.id,
+      Math.round(reservation.admittedAt),
+      Math.round(this.#now() + this.#meteringLagMs),
+    );
   }
 
-  /** Whether the tokens were added (true), found counted (false), or kept aside for the count's load ('pending'). */
-  async addUsage(accountId: string, month: string, tokens: number, inTableBy: number): Promise<boolean | 'pending'> {
-    const [, used, , , loaded, pending] = this.#keys(accountId, month, 0);
-    const result = await this.#redis.conductorAddUsage(used, loaded, pending, tokenCount(tokens), Math.round(inTableBy), randomUUID());
+  /**
+   * Whether the tokens were added (true), found counted (false), or kept aside for the count's
+   * load ('pending'). `id` names them: sent again with the same id, they count once.
+   */
+  async addUsage(accountId: string, month: string, tokens: number, inTableBy: number, id: string): Promise<boolean | 'pending'> {
+    const [, used, , , loaded, pending, counted] = this.#keys(accountId, month, 0);
+    const result = await this.#redis.conductorAddUsage(used, loaded, pending, counted, tokenCount(tokens), Math.round(inTableBy), id);
     return result === 2 ? 'pending' : result === 1;
   }
 
   /** A reply no retry can change: a key of the wrong type, a value that is not a number, a script error. */
   refuses(error: unknown): boolean {
-    return error instanceof ReplyError && PERMANENT_REPLY.test(String((error as Error).message));
+    if (!(error instanceof ReplyError)) return false;
+    const message = String((error as Error).message);
+    return PERMANENT_REPLY.test(message) && !TRANSIENT_REPLY.test(message);
   }
 }
 
-const PERMANENT_REPLY = /^(WRONGTYPE\b|ERR\b.*(not an integer|out of range|user_script|Error running script))/;
+/** Redis 6 wraps an error raised in a script as `ERR Error running script …: <the error>`, transient ones too. */
+const TRANSIENT_REPLY = /\b(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN|READONLY|OOM|NOREPLICAS|MISCONF)\b|max number of clients/;
+const PERMANENT_REPLY = /\bWRONGTYPE\b|not an integer|out of range|user_script|Error running script/;
