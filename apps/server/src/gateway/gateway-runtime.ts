@@ -66,16 +66,14 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     now: clock.now,
     ...(guard ? { guard } : {}),
   });
-  /** At most one call every 10 s; the ones in between are skipped. */
-  const everyTenSeconds = <Args extends unknown[]>(report: (...args: Args) => void) => {
+  const throttledError = (message: string) => {
     let last = Number.NEGATIVE_INFINITY;
-    return (...args: Args) => {
+    return (error: unknown) => {
       if (clock.now() - last < 10_000) return;
       last = clock.now();
-      report(...args);
+      log.error({ err: error }, message);
     };
   };
-  const throttledError = (message: string) => everyTenSeconds((error: unknown) => log.error({ err: error }, message));
   // Drops are logged at once, then summed per reason and logged at most every 10 s (and at close).
   const dropped = new Map<string, { entries: number; tokens: number }>();
   let dropLog: NodeJS.Timeout | undefined;

@@ -46,8 +46,6 @@ interface MissedUsage {
   tokens: number;
   inTableBy: number;
   refusals: number;
-  /** While it can still take in more tokens: the key it is found by. */
-  mergeKey: string | null;
 }
 
 type Missed = MissedSettle | MissedUsage;
@@ -189,7 +187,7 @@ export class FailoverLimitStore implements LimitStore {
       waiting.inTableBy = Math.max(waiting.inTableBy, inTableBy);
       return;
     }
-    const entry: MissedUsage = { kind: 'usage', id: randomUUID(), accountId, month, tokens, inTableBy, refusals: 0, mergeKey };
+    const entry: MissedUsage = { kind: 'usage', id: randomUUID(), accountId, month, tokens, inTableBy, refusals: 0 };
     this.#merging.set(mergeKey, entry);
     this.#miss(entry);
   }
@@ -209,9 +207,10 @@ export class FailoverLimitStore implements LimitStore {
    * failed, Redis may have counted it under its id, so its tokens must not change.
    */
   #unmerge(entry: Missed | undefined): void {
-    if (entry?.kind !== 'usage' || entry.mergeKey === null) return;
-    if (this.#merging.get(entry.mergeKey) === entry) this.#merging.delete(entry.mergeKey);
-    entry.mergeKey = null;
+    if (entry?.kind !== 'usage') return;
+    // Merging keeps an entry's `inTableBy` within its second, so its key is the one it was filed under.
+    const key = usageKey(entry.accountId, entry.month, entry.inTableBy);
+    if (this.#merging.get(key) === entry) this.#merging.delete(key);
   }
 
   /**
