@@ -4,19 +4,9 @@ import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Harbour-Lantern-42';
 
-export function uniqueEmail(label: string): string {
-  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
+import { uniqueEmail } from './public-helpers';
 
-/**
- * Chromium logs every non-2xx response as a console error; tests that provoke one on purpose
- * drop exactly those lines (by status) and keep every other console error failing the test.
- */
-export function allowFailedResources(consoleErrors: string[], statuses: number[]): void {
-  const expected = new RegExp(`Failed to load resource: the server responded with a status of (${statuses.join('|')})\\b`);
-  const kept = consoleErrors.filter((message) => !expected.test(message));
-  consoleErrors.splice(0, consoleErrors.length, ...kept);
-}
+export { allowFailedResources, uniqueEmail } from './public-helpers';
 
 /** Registers through the API; with `page.request` the page's browser context is signed in too. */
 export async function registerAccount(request: APIRequestContext, label: string) {

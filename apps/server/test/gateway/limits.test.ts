@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { usageDaily, usageEvents } from '../../src/db/schema/index.ts';
 import { upsertProviderKey } from '../../src/modules/provider-keys/provider-keys.repository.ts';
 import {
   addKey,
@@ -123,5 +125,43 @@ describe('plan limits (in-memory store)', () => {
     const completion = await sdk(gateway.origin, key).chat.completions.create({ model: 'gpt-4o-mini', messages });
     expect(completion.model).toBe('gpt-4o-mini');
     expect(fake(fakes, 'openai').requests.at(-1)?.apiKey).toBe('sk-byoPlanUserKey0001');
+  });
+});
+
+describe('plan limits across the end of a month', () => {
+  // Three tenths of a second before August starts (UTC).
+  const monthEnd = manualClock(Date.UTC(2025, 7, 1) - 300);
+  let fakes: Fakes;
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    fakes = await startFakes(['openai']);
+    gateway = await startGateway({ ...upstreamEnv(fakes), GATEWAY_USAGE_FLUSH_MS: '60000' }, { clock: monthEnd });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await closeFakes(fakes);
+  });
+
+  it('meters a request that finishes in the next month in the month it was admitted, where its reservation is settled', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    fake(fakes, 'openai').setBehaviour({ kind: 'ok', delayMs: 300 });
+    const pending = sdk(gateway.origin, key).chat.completions.create({ model: 'gpt-4o-mini', messages }).withResponse();
+    // The request is in flight (admitted in July) when the month turns.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    monthEnd.advance(1_000);
+    const { data: completion, response } = await pending;
+    await gateway.app.gateway.meter.flush();
+
+    const db = gateway.app.context.database.db;
+    const [event] = await db
+      .select()
+      .from(usageEvents)
+      .where(eq(usageEvents.requestId, response.headers.get('x-request-id') ?? ''));
+    expect(event?.createdAt.toISOString()).toBe('2025-07-31T23:59:59.700Z');
+    expect(event?.promptTokens).toBe(completion.usage?.prompt_tokens);
+    const [day] = await db.select().from(usageDaily).where(eq(usageDaily.userId, userId));
+    expect(day?.day).toBe('2025-07-31');
+    expect(Number(day?.promptTokens) + Number(day?.completionTokens)).toBe(completion.usage?.total_tokens);
   });
 });

@@ -42,6 +42,13 @@ export class ChatCall {
   #usage: Usage | undefined;
   #reservation: Reservation | null = null;
   #route: RouteLog | undefined;
+  /**
+   * When the request arrived: its admission's instant and its usage event's `created_at`, so the
+   * month a quota reservation counts in is the month its tokens are metered in (a request that
+   * starts before midnight UTC on the last day of a month and finishes after it belongs to the
+   * month it started in, on both sides).
+   */
+  readonly #startedAt: number;
 
   constructor(runtime: GatewayRuntime, request: FastifyRequest, reply: FastifyReply, principal: GatewayPrincipal) {
     this.#runtime = runtime;
@@ -49,6 +56,7 @@ export class ChatCall {
     this.#reply = reply;
     this.#principal = principal;
     this.#exchange = { runtime, request: undefined as unknown as ChatCompletionRequest, cancel: this.#cancel, upstreamMs: 0 };
+    this.#startedAt = runtime.context.clock.now();
   }
 
   async run(): Promise<void> {
@@ -173,7 +181,7 @@ export class ChatCall {
    * the limits answer at once (the in-memory store), so the usual request awaits no promise here.
    */
   #admit(body: ChatCompletionRequest, promptTokens: number): number | undefined | Promise<number | undefined> {
-    const now = this.#runtime.context.clock.now();
+    const now = this.#startedAt;
     const { userId } = this.#principal;
     const admission = this.#runtime.limiter.admit({
       accountId: userId,
@@ -276,7 +284,7 @@ export class ChatCall {
       statusCode: this.#status,
       errorType: this.#errorType,
       streamed: this.#streamed,
-      createdAt: new Date(this.#runtime.context.clock.now()),
+      createdAt: new Date(this.#startedAt),
     });
   }
 }
