@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.ts';
-import { invalidateAccountCache } from '../../src/gateway/gateway.plugin.ts';
+import { invalidateAccountCache, invalidateProviderKeyCache } from '../../src/gateway/gateway.plugin.ts';
+import { upsertProviderKey } from '../../src/modules/provider-keys/provider-keys.repository.ts';
 import type { FakeBehaviour } from '../fake-upstreams/index.ts';
 import {
   closeFakes,
@@ -117,6 +118,52 @@ describe('failover through the official SDK', () => {
       .create({ model: 'gpt-4o-mini', messages }, { headers: { 'x-conductor-routing': FALLBACK } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(fake(fakes, 'anthropic').requests).toHaveLength(0);
+  });
+
+  it('fails over when a provider refuses the server’s hosted key, and answers 502 (not 401) when no target is left', async () => {
+    fake(fakes, 'openai').enqueue({
+      kind: 'status',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+    });
+    const { data, response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages }, { headers: { 'x-conductor-routing': FALLBACK } })
+      .withResponse();
+    expect(data.model).toBe('claude-3-5-haiku');
+    expect(response.headers.get('x-conductor-route')).toContain('openai/gpt-4o-mini=401');
+
+    fake(fakes, 'openai').enqueue({ kind: 'status', status: 403 });
+    const alone = await sdk(gateway.origin, (await createAccountWithKey(gateway.app, 'enterprise')).key, { maxRetries: 2 })
+      .chat.completions.create({ model: 'gpt-4o-mini', messages })
+      .withResponse()
+      .catch((error: unknown) => error);
+    expect(alone).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((alone as APIError).status).toBe(502);
+    expect((alone as APIError).code).toBe('upstream_hosted_key_rejected');
+    expect((alone as APIError).headers?.get('x-should-retry')).toBe('false');
+    // The SDK did not retry it (a replaced key does not come back in seconds).
+    expect(fake(fakes, 'openai').requests).toHaveLength(2);
+  });
+
+  it('does not fail over when a provider refuses the account’s own key: the 401 names the provider key', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'enterprise');
+    await upsertProviderKey(
+      gateway.app.context.database.db,
+      gateway.app.context.secrets.encryptionKey,
+      userId,
+      'openai',
+      'sk-ownRevokedOpenAiKey0001',
+      Date.now(),
+    );
+    invalidateProviderKeyCache(userId);
+    fake(fakes, 'openai').enqueue({ kind: 'status', status: 401 });
+    const error = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages }, { headers: { 'x-conductor-routing': FALLBACK } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((error as APIError).code).toBe('upstream_authentication_failed');
+    expect(fake(fakes, 'openai').requests.at(-1)?.apiKey).toBe('sk-ownRevokedOpenAiKey0001');
     expect(fake(fakes, 'anthropic').requests).toHaveLength(0);
   });
 

@@ -77,7 +77,11 @@ describe('provider keys: BYOK first, and never in logs or responses', () => {
       body: { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${HOSTED_KEYS.anthropic}` } },
     });
     const rejected = await client.chat.completions.create({ model: 'claude-3-5-haiku', messages }).catch((error: APIError) => error);
-    expect(rejected).toBeInstanceOf(OpenAI.AuthenticationError);
+    // The server's hosted key refused: the operator's to fix, so a 502, not the caller's 401.
+    expect(rejected).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((rejected as APIError).status).toBe(502);
+    expect((rejected as APIError).code).toBe('upstream_hosted_key_rejected');
+    expect((rejected as APIError).message).toContain('Your Conductor API key is fine');
     bodies.push(JSON.stringify((rejected as APIError).error), (rejected as APIError).message);
     fake(fakes, 'openai').enqueue({ kind: 'break-stream', afterEvents: 2 });
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true });

@@ -94,6 +94,28 @@ describe('sandbox (test keys) through the official SDK', () => {
     expect(fake(fakes, 'openai').requests).toHaveLength(0);
   });
 
+  it('takes null parameters from the SDK as left out, as the OpenAI API does', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      max_tokens: null,
+      temperature: null,
+      top_p: null,
+      stop: null,
+      seed: null,
+      n: null,
+      stream: null,
+      stream_options: null,
+    });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.choices[0]?.message.content).toContain('Hello there');
+    const refused = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], response_format: { type: 'json_object' } })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('unsupported_parameter');
+  });
+
   it('reports every provider as served by the sandbox', async () => {
     const providers = (await client.get('/providers')) as { data: { id: string; key_source: string; configured: boolean }[] };
     expect(providers.data).toHaveLength(6);

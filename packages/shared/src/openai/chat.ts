@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TEMPERATURE } from '../constants/limits.ts';
+import { STREAM_DEFAULT, TEMPERATURE } from '../constants/limits.ts';
 
 /** The public /v1 wire contract: an OpenAI-compatible chat completion request. */
 export const ChatRole = z.enum(['system', 'user', 'assistant', 'developer', 'tool']);
@@ -31,23 +31,37 @@ export const RoutingPolicy = z.object({
 });
 export type RoutingPolicy = z.infer<typeof RoutingPolicy>;
 
+/**
+ * An optional member that may also be sent as `null`, which means "absent" (the OpenAI API
+ * accepts `null` for every optional parameter, and its SDKs' types allow it): `null` and a
+ * missing member both come out as undefined, or as `fallback` when one is given.
+ */
+function nullable<T extends z.ZodType>(schema: T): z.ZodPipe<z.ZodOptional<z.ZodNullable<T>>, z.ZodTransform<z.output<T> | undefined>>;
+function nullable<T extends z.ZodType>(
+  schema: T,
+  fallback: z.output<T>,
+): z.ZodPipe<z.ZodOptional<z.ZodNullable<T>>, z.ZodTransform<z.output<T>>>;
+function nullable<T extends z.ZodType>(schema: T, fallback?: z.output<T>) {
+  return schema.nullish().transform((value) => value ?? fallback);
+}
+
 export const ChatCompletionRequest = z
   .object({
     model: z.string().min(1, 'model is required').max(128),
     messages: z.array(ChatMessage).min(1, 'messages must contain at least one message').max(2048),
-    temperature: z.number().min(TEMPERATURE.min).max(TEMPERATURE.max).default(TEMPERATURE.default),
-    top_p: z.number().min(0).max(1).optional(),
-    max_tokens: z.number().int().positive().max(1_000_000).optional(),
-    max_completion_tokens: z.number().int().positive().max(1_000_000).optional(),
-    stream: z.boolean().default(false),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
-    stop: z.union([z.string().max(256), z.array(z.string().max(256)).max(4)]).optional(),
-    presence_penalty: z.number().min(-2).max(2).optional(),
-    frequency_penalty: z.number().min(-2).max(2).optional(),
-    n: z.literal(1).optional(),
-    user: z.string().max(256).optional(),
-    seed: z.number().int().optional(),
-    conductor: RoutingPolicy.optional(),
+    temperature: nullable(z.number().min(TEMPERATURE.min).max(TEMPERATURE.max), TEMPERATURE.default),
+    top_p: nullable(z.number().min(0).max(1)),
+    max_tokens: nullable(z.number().int().positive().max(1_000_000)),
+    max_completion_tokens: nullable(z.number().int().positive().max(1_000_000)),
+    stream: nullable(z.boolean(), STREAM_DEFAULT),
+    stream_options: nullable(z.object({ include_usage: z.boolean().optional() })),
+    stop: nullable(z.union([z.string().max(256), z.array(z.string().max(256)).max(4)])),
+    presence_penalty: nullable(z.number().min(-2).max(2)),
+    frequency_penalty: nullable(z.number().min(-2).max(2)),
+    n: nullable(z.literal(1)),
+    user: nullable(z.string().max(256)),
+    seed: nullable(z.number().int()),
+    conductor: nullable(RoutingPolicy),
   })
   .loose();
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;

@@ -3,20 +3,44 @@ import { SANDBOX_LATENCY_HEADER, SANDBOX_MAX_LATENCY_MS } from '@conductor/share
 import { GatewayError } from '../gateway-error.ts';
 import { plainChatRequest } from './plain-request.ts';
 
-/** Members of the OpenAI API this tool-free gateway does not serve: refused rather than silently dropped. */
-const UNSUPPORTED = ['tools', 'tool_choice', 'functions', 'function_call', 'parallel_tool_calls', 'audio', 'modalities'] as const;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const sent = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * Members of the OpenAI API this tool-free, text-only gateway does not serve, each with the test
+ * of a value that asks for them: refused rather than silently dropped. `null` and the values that
+ * ask for the default behaviour (`logprobs: false`, `response_format: {type: "text"}`,
+ * `modalities: ["text"]`, an empty `logit_bias`) pass.
+ */
+const UNSUPPORTED: Readonly<Record<string, (value: unknown) => boolean>> = {
+  tools: sent,
+  tool_choice: sent,
+  functions: sent,
+  function_call: sent,
+  parallel_tool_calls: sent,
+  audio: sent,
+  modalities: (value) => sent(value) && !(Array.isArray(value) && value.length === 1 && value[0] === 'text'),
+  response_format: (value) => sent(value) && !(isRecord(value) && value.type === 'text' && Object.keys(value).length === 1),
+  logprobs: (value) => sent(value) && value !== false,
+  top_logprobs: sent,
+  logit_bias: (value) => sent(value) && !(isRecord(value) && Object.keys(value).length === 0),
+  prediction: sent,
+  web_search_options: sent,
+};
+const UNSUPPORTED_NAMES = Object.keys(UNSUPPORTED);
 
 /** The body, validated by the shared schema (its usual shape member by member, plain-request.ts); the first problem is named with its path as `param`. */
 export function parseChatRequest(body: unknown): ChatCompletionRequest {
   const request = plainChatRequest(body) ?? schemaParse(body);
   const data = request as ChatCompletionRequest & Record<string, unknown>;
-  for (const name of UNSUPPORTED) {
-    if (data[name] !== undefined && data[name] !== null) {
+  for (const name of UNSUPPORTED_NAMES) {
+    const value = data[name];
+    if (value !== undefined && UNSUPPORTED[name]?.(value)) {
       throw new GatewayError(
         400,
         'invalid_request_error',
         'unsupported_parameter',
-        `'${name}' is not supported by this gateway (tool-free chat only).`,
+        `'${name}' is not supported by this gateway (tool-free text chat only).`,
         {
           param: name,
         },

@@ -2,7 +2,7 @@ import { PROVIDER_NAMES } from '@conductor/shared';
 import type { ChatCompletion, ChatCompletionRequest } from '@conductor/shared/openai/chat';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
 import { isUpstreamError } from '../providers/common/stream-error.ts';
-import type { UpstreamRequest } from '../providers/types.ts';
+import type { UpstreamError, UpstreamRequest } from '../providers/types.ts';
 import { AttemptFailure, ClientClosedError, type ResolvedTarget } from '../routing/failover.ts';
 import type { Cancel } from '../transport/cancellation.ts';
 import { networkError, parseJsonOrText, type UpstreamCall } from '../transport/upstream-client.ts';
@@ -56,9 +56,30 @@ export async function rejectStatus(exchange: Exchange, target: ResolvedTarget, c
   } catch {
     // the status alone classifies the failure
   }
-  const mapped = target.adapter.mapError(call.status, parseJsonOrText(text), call.headers, exchange.runtime.adapterContext);
+  const mapped = keyRefusal(
+    target,
+    target.adapter.mapError(call.status, parseJsonOrText(text), call.headers, exchange.runtime.adapterContext),
+  );
   // 5xx and redirects (never followed: a misconfigured upstream) count against the upstream's health.
   throw new AttemptFailure(mapped, String(call.status), call.status >= 500 || call.status < 400);
+}
+
+/**
+ * A provider refusing the server's hosted key (401/403) is for the server's operator to fix, not
+ * the caller, whose Conductor key is fine: it answers 502 and lets the next target try. The
+ * account's own key refused stays a terminal 401/403, so a wrong key is noticed, not failed over.
+ * Neither counts against the upstream's health (its breaker is shared by every key).
+ */
+function keyRefusal(target: ResolvedTarget, error: UpstreamError): UpstreamError {
+  if (target.keySource !== 'hosted' || (error.type !== 'authentication_error' && error.type !== 'permission_error')) return error;
+  const provider = PROVIDER_NAMES[target.model.provider];
+  return {
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_hosted_key_rejected',
+    disposition: 'fallback',
+    message: `${provider} refused this server's ${provider} key (HTTP ${error.type === 'authentication_error' ? 401 : 403}); the server's operator must replace it. Your Conductor API key is fine.`,
+  };
 }
 
 /** One non-streaming attempt: send, read, map to an OpenAI chat completion named after the served model. */

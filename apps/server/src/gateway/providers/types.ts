@@ -60,6 +60,8 @@ export interface UpstreamError {
   disposition: ErrorDisposition;
   /** From Retry-After / provider hints, in milliseconds. */
   retryAfterMs?: number;
+  /** The envelope's `code` when the type's usual one does not say enough. */
+  code?: string;
 }
 
 export interface ProviderAdapter {

@@ -87,7 +87,7 @@ export function toGatewayError(upstream: UpstreamError): GatewayError {
   return new GatewayError(
     upstream.status,
     publicErrorType(upstream.type, upstream.status),
-    CODE_BY_TYPE[upstream.type] ?? 'upstream_error',
+    upstream.code ?? CODE_BY_TYPE[upstream.type] ?? 'upstream_error',
     upstream.message,
     {
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
