@@ -8,7 +8,6 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { syncDemoAccount } from './db/seed.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { closeRedis, createRedis, redisReady } from './lib/redis.ts';
@@ -22,6 +21,7 @@ import { registerOpenApi } from './modules/support/openapi.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
+import { registerNotFound } from './plugins/not-found.ts';
 import { registerBaselineHeaders } from './plugins/baseline-headers.ts';
 import { registerSessionAuth, requestLogSerializers } from './plugins/session-auth.ts';
 import { registerWeb } from './plugins/web.ts';
@@ -95,13 +95,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
   if (redis) app.addHook('onClose', async () => closeRedis(redis));
 
+  registerNotFound(app); // first: it learns every route's methods as they are added
   registerBaselineHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   await registerSessionAuth(app);
   registerErrorHandler(app);
   registerMetrics(app, context.metrics, env.METRICS_TOKEN);
-  app.setNotFoundHandler((request) => {
-    throw new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
-  });
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

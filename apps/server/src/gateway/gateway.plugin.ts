@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GatewayPrincipal } from './auth/api-key-auth.ts';
 import { GatewayError } from './gateway-error.ts';
 import { createGatewayRuntime, type GatewayRuntime } from './gateway-runtime.ts';
+import { ChatCall } from './pipeline/chat-call.ts';
 import { overheadMs, sendGatewayError, servedHeaders } from './pipeline/responses.ts';
 import { catalogueRoutes } from './routes/catalogue.routes.ts';
-import { chatCompletionsRoutes } from './routes/chat-completions.routes.ts';
+import { CHAT_COMPLETIONS_PATH, chatCompletionsRoutes } from './routes/chat-completions.routes.ts';
 
 export { invalidateAccountCache, invalidateApiKeyCache, invalidateProviderKeyCache } from './auth/api-key-auth.ts';
 
@@ -81,9 +82,17 @@ function gatewayRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
       }
       return guardedJson(request, text, done);
     });
-    app.setErrorHandler((error: FastifyError, _request, reply) => {
+    // Only JSON bodies: a `text/plain` one is refused with 415 like any other type, not parsed as a string.
+    app.removeContentTypeParser('text/plain');
+    app.setErrorHandler((error: FastifyError, request, reply) => {
       const gatewayError = asGatewayError(error);
       if (!gatewayError) throw error;
+      // A chat request whose body Fastify refused is metered too: every outcome after authentication is.
+      const principal = request.gatewayPrincipal;
+      if (principal && !reply.sent && request.routeOptions.url === CHAT_COMPLETIONS_PATH) {
+        new ChatCall(runtime, request, reply, principal).refuse(gatewayError);
+        return reply;
+      }
       return sendGatewayError(reply, gatewayError, servedHeaders({}, overheadMs(reply, 0)));
     });
     await app.register(chatCompletionsRoutes(runtime));

@@ -5,6 +5,7 @@ export type AppErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -17,6 +18,7 @@ const STATUS: Record<AppErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

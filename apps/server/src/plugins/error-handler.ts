@@ -62,6 +62,7 @@ const OPENAI_TYPE: Record<number, OpenAiErrorType> = {
   401: 'authentication_error',
   403: 'permission_error',
   404: 'not_found_error',
+  405: 'invalid_request_error',
   409: 'invalid_request_error',
   413: 'invalid_request_error',
   415: 'invalid_request_error',

@@ -233,6 +233,21 @@ describe('failover through the official SDK', () => {
     expect((error as APIError).param).toBe('x-conductor-routing');
   });
 
+  it('names a target no provider serves where it was sent: the header, or the body extension', async () => {
+    const policy = { strategy: 'fallback', targets: [{ provider: 'anthropic', model: 'gpt-4o' }] };
+    const inHeader = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages }, { headers: { 'x-conductor-routing': JSON.stringify(policy) } })
+      .catch((caught: unknown) => caught);
+    expect(inHeader).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((inHeader as APIError).code).toBe('invalid_routing_target');
+    expect((inHeader as APIError).param).toBe('x-conductor-routing');
+    expect((inHeader as APIError).message).toContain('Routing target 1 in the x-conductor-routing header (anthropic/gpt-4o)');
+    const body = { model: 'gpt-4o-mini', messages, conductor: policy } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    const inBody = await client.chat.completions.create(body).catch((caught: unknown) => caught);
+    expect((inBody as APIError).param).toBe('conductor.targets.0');
+    expect((inBody as APIError).message).toContain('Routing target 1 (anthropic/gpt-4o)');
+  });
+
   it('follows the account’s default routing policy when the request names none', async () => {
     const { userId, key } = await createAccountWithKey(gateway.app, 'pro');
     await gateway.app.context.database.db

@@ -8,6 +8,7 @@ import {
   addKey,
   closeFakes,
   createAccountWithKey,
+  fake,
   type Fakes,
   type LiveGateway,
   sdk,
@@ -124,5 +125,59 @@ describe('usage metering', () => {
     await gateway.app.gateway.meter.flush();
     const events = await gateway.app.context.database.db.select().from(usageEvents).where(eq(usageEvents.userId, userId));
     expect(events.filter((event) => event.statusCode === 429)).toHaveLength(1);
+  });
+
+  it('meters chat requests whose body is refused before it is read: not JSON, not JSON typed, too large', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'pro', { environment: 'test' });
+    const post = (body: string, contentType: string) =>
+      fetch(`${gateway.origin}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+        body,
+      });
+    const valid = JSON.stringify({ model: 'gpt-4o', messages });
+    const answers = [
+      await post('{', 'application/json'),
+      await post(valid, 'text/plain'),
+      await post(`<chat>${valid}</chat>`, 'text/xml'),
+      await post(`{"model":"gpt-4o","messages":[],"padding":"${'x'.repeat(8 * 1024 * 1024)}"}`, 'application/json'),
+    ];
+    const seen = await Promise.all(
+      answers.map(async (answer) => [
+        answer.status,
+        ((await answer.json()) as { error: { code: string } }).error.code,
+        answer.headers.get('x-request-id'),
+      ]),
+    );
+    expect(seen.map(([status, code]) => [status, code])).toEqual([
+      [400, 'invalid_json'],
+      [415, 'unsupported_media_type'],
+      [415, 'unsupported_media_type'],
+      [413, 'request_too_large'],
+    ]);
+    await gateway.app.gateway.meter.flush();
+    const events = await gateway.app.context.database.db.select().from(usageEvents).where(eq(usageEvents.userId, userId));
+    expect(events.map((event) => event.requestId).sort()).toEqual(seen.map(([, , id]) => id).sort());
+    expect(events.map((event) => event.statusCode).sort()).toEqual([400, 413, 415, 415]);
+    expect(events.every((event) => event.errorType === 'invalid_request_error' && event.environment === 'test')).toBe(true);
+  });
+
+  it('answers and meters the same estimate when the upstream reports no usage', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'enterprise');
+    const body = {
+      id: 'chatcmpl-no-usage',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'An answer of some forty characters long.' }, finish_reason: 'stop' }],
+    };
+    fake(fakes, 'openai').enqueue({ kind: 'status', status: 200, body });
+    const completion = await sdk(gateway.origin, key).chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(completion.usage?.completion_tokens).toBe(10);
+    expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
+    expect(completion.usage?.total_tokens).toBe((completion.usage?.prompt_tokens ?? 0) + 10);
+    await gateway.app.gateway.meter.flush();
+    const [event] = await gateway.app.context.database.db.select().from(usageEvents).where(eq(usageEvents.userId, userId));
+    expect([event?.promptTokens, event?.completionTokens]).toEqual([completion.usage?.prompt_tokens, completion.usage?.completion_tokens]);
   });
 });

@@ -34,3 +34,24 @@ describe.each(stores)('AccountLimiter on the %s store: quota refusals caused onl
     await expect(Promise.resolve(limiter.admit({ ...base, now: now + 1_000, maxTokens: 100 }))).resolves.toBeDefined();
   });
 });
+
+describe('AccountLimiter: a prompt larger than the whole monthly quota', () => {
+  it('is refused for what it is, with no Retry-After (the next month could not hold it either)', async () => {
+    const limiter = new AccountLimiter(new MemoryLimitStore());
+    const refusal = await Promise.resolve(
+      limiter.admit({
+        accountId: randomUUID(),
+        plan: 'free',
+        environment: 'live',
+        now: Date.UTC(2025, 5, 15, 12, 0, 5),
+        promptTokens: 15_000,
+        maxTokens: undefined,
+        loadUsedTokens: async () => 0,
+      }),
+    ).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 429, type: 'insufficient_quota', code: 'quota_exceeded', retryAfterSeconds: undefined });
+    expect((refusal as Error).message).toBe(
+      "This request's prompt (about 15,000 tokens) is larger than the Free plan's whole monthly quota of 10,000 tokens. Shorten the prompt, or upgrade your plan for more tokens.",
+    );
+  });
+});

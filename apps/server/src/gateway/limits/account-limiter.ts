@@ -115,6 +115,17 @@ export class AccountLimiter {
         ),
       );
     }
+    if (quotaLimit !== null && input.promptTokens + 1 > quotaLimit) {
+      // No month's quota can hold this prompt: waiting for the reset would not help either.
+      return Promise.reject(
+        new GatewayError(
+          429,
+          'insufficient_quota',
+          'quota_exceeded',
+          `This request's prompt (about ${integer.format(input.promptTokens)} tokens) is larger than the ${planName(input.plan)} plan's whole monthly quota of ${integer.format(quotaLimit)} tokens. Shorten the prompt, or upgrade your plan for more tokens.`,
+        ),
+      );
+    }
     if (quotaLimit !== null && result.used + input.promptTokens + 1 <= quotaLimit) {
       // Refused only for what requests in flight hold: they settle (and free what they did not
       // use) within seconds, so this is a short wait, not the end of the month.

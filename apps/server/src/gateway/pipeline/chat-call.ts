@@ -75,6 +75,18 @@ export class ChatCall {
     }
   }
 
+  /**
+   * A request refused before its body could be read (not JSON, not `application/json`, too
+   * large): answered like any other error, and metered like every outcome after authentication.
+   */
+  refuse(error: GatewayError): void {
+    try {
+      this.#fail(error);
+    } finally {
+      this.#finish();
+    }
+  }
+
   async #serve(): Promise<void> {
     if (!this.#principal.permissions.includes('api')) throw errors.noApiPermission();
     const body = parseChatRequest(this.#request.body);
@@ -92,7 +104,7 @@ export class ChatCall {
     const promptEstimate = estimatePromptTokens(body.messages);
 
     if (this.#principal.environment === 'test') {
-      const { targets } = planTargets({ policy, requested, available: () => true, healthy: () => true });
+      const { targets } = planTargets({ policy, requested, source, available: () => true, healthy: () => true });
       const target = targets[0];
       if (!target) throw errors.unknownModel(body.model);
       const admission = this.#admit(body, promptEstimate);
@@ -109,6 +121,7 @@ export class ChatCall {
     const { targets, unavailable } = planTargets({
       policy,
       requested,
+      source,
       available: (model) => keyFor(model) !== undefined,
       healthy: (model) => this.#runtime.isProviderHealthy(model.provider),
     });
@@ -157,8 +170,10 @@ export class ChatCall {
     }
     const { value: completion, target } = await runWithFailover(resolved, deps, (candidate) => completeOnce(this.#exchange, candidate));
     this.#servedBy(target);
-    this.#usage =
-      completion.usage.total_tokens > 0 ? completion.usage : estimatedUsage(promptEstimate, completion.choices[0]?.message.content ?? '');
+    // An upstream that reports no usage: the client gets the estimate that is metered (as a stream's last chunk does).
+    if (completion.usage.total_tokens === 0)
+      completion.usage = estimatedUsage(promptEstimate, completion.choices[0]?.message.content ?? '');
+    this.#usage = completion.usage;
     this.#reply.headers(this.#headers()).send(completion);
   }
 

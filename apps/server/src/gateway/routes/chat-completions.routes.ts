@@ -3,6 +3,8 @@ import { errors } from '../gateway-error.ts';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
 import { ChatCall } from '../pipeline/chat-call.ts';
 
+export const CHAT_COMPLETIONS_PATH = '/v1/chat/completions';
+
 /** Prompts for long-context models outgrow the portal's 1 MB body limit. */
 const CHAT_BODY_LIMIT = 8 * 1024 * 1024;
 
@@ -10,7 +12,7 @@ const CHAT_BODY_LIMIT = 8 * 1024 * 1024;
 export function chatCompletionsRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
-      '/v1/chat/completions',
+      CHAT_COMPLETIONS_PATH,
       {
         bodyLimit: CHAT_BODY_LIMIT,
         schema: {

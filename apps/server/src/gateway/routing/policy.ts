@@ -54,18 +54,26 @@ export function resolvePolicy(header: string | undefined, body: RoutingPolicy | 
 
 /**
  * A routing target's model: a catalogue id or alias of that provider, or the provider's own
- * upstream name (`{provider: 'azure', model: 'gpt-4o'}` is `azure-gpt-4o`).
+ * upstream name (`{provider: 'azure', model: 'gpt-4o'}` is `azure-gpt-4o`). A target that is
+ * neither is refused, named where the policy came from (the header, the body, or the account's
+ * default, which may have been saved before the catalogue changed).
  */
-export function resolveTargetModel(target: RouteTarget, index: number): ModelInfo {
+export function resolveTargetModel(target: RouteTarget, index: number, source: PolicySource = 'body'): ModelInfo {
   const direct = findModel(target.model);
   if (direct?.provider === target.provider) return direct;
   const byUpstreamName = MODELS.find((model) => model.provider === target.provider && model.upstreamModel === target.model);
   if (byUpstreamName) return byUpstreamName;
+  const where =
+    source === 'header'
+      ? ` in the ${ROUTING_HEADER} header`
+      : source === 'account'
+        ? " in your account's default routing policy (Settings)"
+        : '';
   throw new GatewayError(
     400,
     'invalid_request_error',
     'invalid_routing_target',
-    `Routing target ${index + 1} (${target.provider}/${target.model}) is not a model served by ${target.provider}. GET /v1/models lists them.`,
-    { param: `conductor.targets.${index}` },
+    `Routing target ${index + 1}${where} (${target.provider}/${target.model}) is not a model served by ${target.provider}. GET /v1/models lists them.`,
+    { param: source === 'header' ? ROUTING_HEADER : source === 'account' ? null : `conductor.targets.${index}` },
   );
 }

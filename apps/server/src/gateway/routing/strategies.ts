@@ -1,6 +1,6 @@
 import { MODELS, type ModelInfo } from '@conductor/shared';
 import type { RoutingPolicy } from '@conductor/shared/openai/chat';
-import { resolveTargetModel } from './policy.ts';
+import { type PolicySource, resolveTargetModel } from './policy.ts';
 
 export interface WeightedModel {
   model: ModelInfo;
@@ -15,6 +15,8 @@ export interface PlanInput {
   available(model: ModelInfo): boolean;
   /** Whether this model's upstream circuit is not open. */
   healthy(model: ModelInfo): boolean;
+  /** Where the policy came from, to name a bad target there. */
+  source?: PolicySource;
   random?: () => number;
 }
 
@@ -38,13 +40,13 @@ function sameClass(requested: ModelInfo): ModelInfo[] {
 }
 
 /** Candidate targets before ordering: the policy's own, else derived from the requested model. */
-function candidates(policy: RoutingPolicy, requested: ModelInfo | undefined): WeightedModel[] {
+function candidates(policy: RoutingPolicy, requested: ModelInfo | undefined, source: PolicySource | undefined): WeightedModel[] {
   if (policy.targets) {
     // A model listed twice (or by an alias and its own name) is one target: calling it again at
     // once would ignore the Retry-After it just answered. Its weights add up.
     const byModel = new Map<string, WeightedModel>();
     policy.targets.forEach((target, index) => {
-      const model = resolveTargetModel(target, index);
+      const model = resolveTargetModel(target, index, source);
       const listed = byModel.get(model.id);
       if (listed) listed.weight += target.weight ?? 1;
       else byModel.set(model.id, { model, weight: target.weight ?? 1 });
@@ -95,7 +97,7 @@ function weightedOrder(targets: WeightedModel[], random: () => number): Weighted
  */
 export function planTargets(input: PlanInput): { targets: WeightedModel[]; unavailable: WeightedModel[] } {
   const random = input.random ?? Math.random;
-  const all = candidates(input.policy, input.requested);
+  const all = candidates(input.policy, input.requested, input.source);
   const unavailable = all.filter((target) => !input.available(target.model));
   let usable = all.filter((target) => input.available(target.model));
   if (input.policy.strategy === 'single') usable = usable.slice(0, 1);
