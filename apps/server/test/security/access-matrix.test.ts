@@ -106,6 +106,8 @@ const MATRIX: Record<string, Case> = {
     expect: [200],
   },
   'DELETE /api/v1/settings/provider-keys/:provider': { url: () => '/api/v1/settings/provider-keys/openai', expect: [200] },
+  'GET /api/v1/settings/routing': { expect: [200] },
+  'PUT /api/v1/settings/routing': { body: () => ({ policy: { strategy: 'cost' } }), expect: [200] },
   'POST /api/v1/settings/delete-account': { body: () => ({ confirmation: 'DELETE' }), expect: [200] },
   'POST /api/v1/contact': {
     body: (b) => ({ name: 'Bravo', email: b.email, topic: 'other', message: 'A message from Bravo, long enough.' }),
@@ -179,6 +181,7 @@ describe('access matrix: user A vs user B, API-only vs admin keys', () => {
       ]),
       activity: JSON.parse(await read('/api/v1/observability/usage/activity')).items.length,
       billing: JSON.parse(await read('/api/v1/billing')).cancelAtPeriodEnd,
+      routing: JSON.parse(await read('/api/v1/settings/routing')).policy,
     });
   };
 
@@ -207,6 +210,8 @@ describe('access matrix: user A vs user B, API-only vs admin keys', () => {
       (await inject(app, 'POST', '/api/v1/settings/provider-keys/openai', { cookie: a.cookie, body: { key: 'sk-aliceOwnOpenAiKey9876' } }))
         .statusCode,
     ).toBe(200);
+    const routing = { strategy: 'fallback', targets: ['gpt-4o', 'gpt-4o-mini'].map((model) => ({ provider: 'openai', model })) };
+    expect((await inject(app, 'PUT', '/api/v1/settings/routing', { cookie: a.cookie, body: { policy: routing } })).statusCode).toBe(200);
     const calls: string[] = [];
     for (let index = 0; index < 3; index += 1) {
       const response = await inject(app, 'POST', '/v1/chat/completions', {

@@ -84,6 +84,8 @@ export const api = {
     request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'POST', body: body ?? {} }),
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'PATCH', body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'PUT', body: body ?? {} }),
   delete: <T>(path: string, options?: RequestOptions) =>
     request<T>('/api/v1', TIMEOUTS_MS.authenticatedClient, path, { ...options, method: 'DELETE' }),
 };

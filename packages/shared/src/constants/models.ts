@@ -179,6 +179,16 @@ export function findModel(id: string): ModelInfo | undefined {
   return MODELS.find((model) => model.id === resolved);
 }
 
+/**
+ * A model `provider` serves, named by its catalogue id or alias or by the provider's own
+ * upstream name (`{azure, gpt-4o}` is `azure-gpt-4o`): the rule for routing targets.
+ */
+export function findProviderModel(provider: ProviderId, model: string): ModelInfo | undefined {
+  const direct = findModel(model);
+  if (direct?.provider === provider) return direct;
+  return MODELS.find((entry) => entry.provider === provider && entry.upstreamModel === model);
+}
+
 /** Cost of a request in USD micro-units (1 USD = 1,000,000). */
 export function costMicros(model: ModelInfo | undefined, promptTokens: number, completionTokens: number): number {
   if (!model) return 0;

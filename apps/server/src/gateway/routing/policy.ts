@@ -1,4 +1,4 @@
-import { MODELS, type ModelInfo, findModel } from '@conductor/shared';
+import { findProviderModel, type ModelInfo } from '@conductor/shared';
 import { RoutingPolicy, RoutingStrategy, type RouteTarget } from '@conductor/shared/openai/chat';
 import { ROUTING_HEADER } from '@conductor/shared/openai/models';
 import { GatewayError } from '../gateway-error.ts';
@@ -59,10 +59,8 @@ export function resolvePolicy(header: string | undefined, body: RoutingPolicy | 
  * default, which may have been saved before the catalogue changed).
  */
 export function resolveTargetModel(target: RouteTarget, index: number, source: PolicySource = 'body'): ModelInfo {
-  const direct = findModel(target.model);
-  if (direct?.provider === target.provider) return direct;
-  const byUpstreamName = MODELS.find((model) => model.provider === target.provider && model.upstreamModel === target.model);
-  if (byUpstreamName) return byUpstreamName;
+  const model = findProviderModel(target.provider, target.model);
+  if (model) return model;
   const where =
     source === 'header'
       ? ` in the ${ROUTING_HEADER} header`

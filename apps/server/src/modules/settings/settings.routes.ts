@@ -1,4 +1,5 @@
 import { UserResponse } from '@conductor/shared/schemas/onboarding';
+import { RoutingSettings, RoutingSettingsInput } from '@conductor/shared/schemas/routing';
 import {
   ChangePasswordInput,
   DeleteAccountInput,
@@ -16,9 +17,11 @@ import {
   changePassword,
   deleteAccount,
   listSessions,
+  readRoutingPolicy,
   removeProviderKey,
   revokeSessionById,
   saveProviderKey,
+  saveRoutingPolicy,
   updateProfile,
 } from './settings.service.ts';
 
@@ -90,6 +93,31 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/settings/provider-keys/:provider',
     { schema: { tags, summary: 'Remove a provider key', params: ProviderParams, response: { 200: UserResponse } } },
     async (request) => ({ user: await removeProviderKey(database.db, signedIn(request).user, request.params.provider, clock.now()) }),
+  );
+
+  app.get(
+    '/api/v1/settings/routing',
+    {
+      schema: {
+        tags,
+        summary: 'The account default routing policy (null: none, requests route single)',
+        response: { 200: RoutingSettings },
+      },
+    },
+    async (request) => ({ policy: readRoutingPolicy(signedIn(request).user) }),
+  );
+
+  app.put(
+    '/api/v1/settings/routing',
+    {
+      schema: {
+        tags,
+        summary: 'Set or clear the account default routing policy (the request header and body still override it)',
+        body: RoutingSettingsInput,
+        response: { 200: RoutingSettings },
+      },
+    },
+    async (request) => ({ policy: await saveRoutingPolicy(database.db, signedIn(request).user.id, request.body.policy) }),
   );
 
   app.post(

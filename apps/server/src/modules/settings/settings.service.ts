@@ -1,5 +1,6 @@
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import type { ProviderId, PublicUser } from '@conductor/shared';
+import { RoutingPolicy } from '@conductor/shared/openai/chat';
 import type { SessionView } from '@conductor/shared/schemas/settings';
 import { WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
 import type { Database } from '../../db/client.ts';
@@ -117,6 +118,22 @@ export async function removeProviderKey(db: Database, user: UserRow, provider: P
   }
   invalidateProviderKeyCache(user.id);
   return publicUserById(db, user.id, now);
+}
+
+/** The account's default routing policy; a stored value the gateway would not accept reads as none (it routes `single`). */
+export function readRoutingPolicy(user: Pick<UserRow, 'routingPolicy'>): RoutingPolicy | null {
+  if (!user.routingPolicy) return null;
+  const parsed = RoutingPolicy.safeParse(user.routingPolicy);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Stores (or, with null, removes) the account's default routing policy; the gateway uses it from the next request on. */
+export async function saveRoutingPolicy(db: Database, userId: string, policy: RoutingPolicy | null): Promise<RoutingPolicy | null> {
+  const row = await updateUser(db, userId, { routingPolicy: policy });
+  if (!row) throw new AppError('not_found', 'Account not found.');
+  // Cached principals carry the old default: drop them here and, through Redis, on every other instance.
+  invalidateAccountCache(userId);
+  return readRoutingPolicy(row);
 }
 
 /** Deletes the account: keys stop working at once, sessions end, then every row of the user goes. */

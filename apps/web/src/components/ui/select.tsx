@@ -9,7 +9,7 @@ export function Select({ className, children, ...props }: ComponentProps<'select
       <select
         className={cn(
           'h-9 w-full appearance-none rounded-md border border-input bg-background py-0 pr-9 pl-3 text-sm shadow-xs',
-          'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:opacity-60',
+          'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:opacity-60 aria-invalid:border-danger',
         )}
         {...props}
       >

@@ -5,11 +5,12 @@ import { DangerZone } from '~/features/settings/components/danger-zone';
 import { PasswordForm } from '~/features/settings/components/password-form';
 import { ProfileForm } from '~/features/settings/components/profile-form';
 import { ProviderKeysPanel } from '~/features/settings/components/provider-keys-panel';
+import { RoutingForm } from '~/features/settings/components/routing-form';
 import { SessionsList } from '~/features/settings/components/sessions-list';
 import { useAuth } from '~/lib/auth';
 import { pageMeta } from '~/lib/seo';
 
-export const meta = () => pageMeta('Settings', 'Your profile, password, provider keys and sessions.', '/dashboard/settings');
+export const meta = () => pageMeta('Settings', 'Your profile, password, provider keys, routing and sessions.', '/dashboard/settings');
 
 function Section({
   id,
@@ -41,7 +42,7 @@ export default function SettingsPage() {
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <DashboardPage title="Settings" description="Your profile, password, provider keys and sessions.">
+    <DashboardPage title="Settings" description="Your profile, password, provider keys, routing and sessions.">
       <Section id="profile" title="Profile" description="Your name and the e-mail you sign in with.">
         <ProfileForm user={user} />
       </Section>
@@ -54,6 +55,13 @@ export default function SettingsPage() {
         description="Your own provider keys, used before hosted keys. Stored encrypted (AES-256-GCM), shown masked."
       >
         <ProviderKeysPanel user={user} />
+      </Section>
+      <Section
+        id="routing"
+        title="Routing"
+        description="How the gateway routes requests that bring no routing policy of their own, for every API key of your account."
+      >
+        <RoutingForm />
       </Section>
       <Section id="sessions" title="Active sessions" description="Devices signed in to your account.">
         <SessionsList />
