@@ -47,6 +47,13 @@ class FlakySharedStore implements SharedLimitStore {
     return true;
   }
 
+  readonly requestsAdded: { accountId: string; window: number; count: number }[] = [];
+
+  async addRequests(accountId: string, window: number, count: number): Promise<void> {
+    this.#check();
+    this.requestsAdded.push({ accountId, window, count });
+  }
+
   refuses(error: unknown): boolean {
     return error instanceof Error && error.message.startsWith('ERR');
   }
@@ -333,6 +340,37 @@ describe('FailoverLimitStore', () => {
     shared.down = false;
     await store.admit(request({ now: NOW + 4 + WINDOW_MS }));
     expect(store.standingIn).toBe(false);
+  });
+
+  it('adds the minute’s stand-in admissions to the shared rate counters when the store answers again, each once', async () => {
+    const { shared, store } = setup();
+    const window = NOW - (NOW % WINDOW_MS);
+    shared.down = true;
+    await store.admit(request({ now: NOW }));
+    await store.admit(request({ now: NOW + 1 }));
+    await store.admit(request({ accountId: 'other', now: NOW + 2 }));
+    shared.down = false;
+    await store.admit(request({ now: NOW + 3 }));
+    await store.admit(request({ now: NOW + 4 }));
+    expect(shared.requestsAdded).toEqual([
+      { accountId: 'acct', window, count: 2 },
+      { accountId: 'other', window, count: 1 },
+    ]);
+    // Down again in the same minute: only what was admitted since is added at the next answer.
+    shared.down = true;
+    await store.admit(request({ accountId: 'other', now: NOW + 5 }));
+    shared.down = false;
+    await store.admit(request({ now: NOW + 6 }));
+    expect(shared.requestsAdded.slice(2)).toEqual([{ accountId: 'other', window, count: 1 }]);
+  });
+
+  it('does not add a past minute’s stand-in admissions to the shared rate counters', async () => {
+    const { shared, store } = setup();
+    shared.down = true;
+    await store.admit(request({ now: NOW }));
+    shared.down = false;
+    await store.admit(request({ now: NOW + WINDOW_MS }));
+    expect(shared.requestsAdded).toEqual([]);
   });
 
   it('keeps the holds of requests in flight when it loads a stale quota count again', async () => {

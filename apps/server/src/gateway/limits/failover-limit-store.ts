@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdmitRequest, AdmitResult, LimitStore, Reservation } from './limit-store.ts';
-import { tokenCount, WINDOW_MS } from './limit-store.ts';
+import { tokenCount, WINDOW_MS, windowStart } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 
 /** The shared store, which can also be told of tokens used while it could not be reached. */
@@ -13,6 +13,8 @@ export interface SharedLimitStore extends LimitStore {
    * with the same `id` (a reply lost), they count once.
    */
   addUsage(accountId: string, month: string, tokens: number, inTableBy: number, id: string): Promise<boolean | 'pending'>;
+  /** Adds requests admitted elsewhere to the account's counter of the rate window starting at `window`. */
+  addRequests(accountId: string, window: number, count: number): Promise<void>;
   /** Whether an error is the store refusing a command (it would refuse it again), not failing to answer. */
   refuses(error: unknown): boolean;
 }
@@ -59,7 +61,8 @@ const MAX_REFUSALS = 3;
 /**
  * The shared store (Redis) with a stand-in in each instance. While the shared store fails,
  * requests are admitted by an in-memory store: the plan limits count in the instance (so N
- * instances allow up to N times the plan's rate, and each can grant what is left of a quota) and
+ * instances allow up to N times the plan's rate, and each can grant what is left of a quota; once
+ * the shared store answers, the minute's admissions are added to its rate counters) and
  * the month's quota is loaded from the usage table. The stand-in's rate windows are kept until
  * the shared store has answered for a whole window, so a flapping connection does not reset
  * them; its quota counts are marked stale as soon as the shared store answers (requests admitted
@@ -171,11 +174,26 @@ export class FailoverLimitStore implements LimitStore {
   #answered(now: number, result: AdmitResult): AdmitResult {
     if (this.#standIn !== null) {
       if (now - this.#lastFailure >= WINDOW_MS) this.#standIn = null;
-      else if (!this.#answeredSinceFailure) this.#standIn.markQuotasStale();
+      else if (!this.#answeredSinceFailure) {
+        this.#standIn.markQuotasStale();
+        this.#shareRequests(this.#standIn, now);
+      }
     }
     this.#answeredSinceFailure = true;
     if (this.#missed.length > 0) this.#send();
     return result;
+  }
+
+  /**
+   * The stand-in's admissions in the current minute go to the shared counters, so the minute's
+   * rate limit counts them once the shared store answers again (each instance sends its own, once).
+   * Best effort: a failure is logged, and costs at most one window of the rate limit's precision.
+   */
+  #shareRequests(standIn: MemoryLimitStore, now: number): void {
+    const window = windowStart(now);
+    for (const { accountId, count } of standIn.takeUnsharedRequests(window)) {
+      this.#shared.addRequests(accountId, window, count).catch((error: unknown) => this.#onFailure(error));
+    }
   }
 
   #missUsage(accountId: string, month: string, tokens: number, inTableBy: number): void {

@@ -234,6 +234,21 @@ describe('redis store: the rate counter outlives a lagging instance’s window',
   });
 });
 
+describe('redis store: requests admitted elsewhere added to a rate counter', () => {
+  it('count against the minute like its own admissions, and a counter it creates expires', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const account = randomUUID();
+    await store.addRequests(account, MINUTE, 2);
+    expect(await store.admit(request(account, MID, null, 0, 3))).toMatchObject({ ok: true });
+    expect(await store.admit(request(account, MID + 1, null, 0, 3))).toMatchObject({ ok: false, reason: 'rate' });
+    const key = `${testRedisStore.prefix}limits:{${account}}:rpm:${MINUTE}`;
+    expect(Number(await testRedisStore.redis.get(key))).toBe(3);
+    expect(await testRedisStore.redis.pttl(key)).toBeGreaterThan(60_000);
+    // A later minute starts afresh.
+    expect(await store.admit(request(account, MID + 60_000, null, 0, 3))).toMatchObject({ ok: true });
+  });
+});
+
 describe('memory store: a request admitted after a slow first load of the month', () => {
   it('does not reset the account’s current minute window (no more than rpm requests in one minute)', async () => {
     const store = new MemoryLimitStore();

@@ -14,6 +14,8 @@ import {
 interface RateEntry {
   window: number;
   count: number;
+  /** How many of `count` were already handed on (`takeUnsharedRequests`). */
+  shared: number;
 }
 
 interface QuotaEntry {
@@ -63,7 +65,7 @@ export class MemoryLimitStore implements LimitStore {
     // the newer one would hold the account to one window's requests until the clock caught up).
     if (!rate || window > rate.window || (!late && window < rate.window - WINDOW_MS)) {
       if (this.#rates.size > 50_000) this.#sweep(window);
-      rate = { window, count: 0 };
+      rate = { window, count: 0, shared: 0 };
       this.#rates.set(request.accountId, rate);
     }
     if (rate.count >= request.requestsPerMinute) {
@@ -99,6 +101,20 @@ export class MemoryLimitStore implements LimitStore {
     entry.holds.delete(reservation.id);
     if (!held.released) entry.reserved = Math.max(0, entry.reserved - held.granted);
     entry.used += tokenCount(usedTokens);
+  }
+
+  /**
+   * The requests admitted in `window` not handed on before, per account (a stand-in's admissions,
+   * for the shared store's counters once it answers again), and marks them handed on.
+   */
+  takeUnsharedRequests(window: number): { accountId: string; count: number }[] {
+    const taken: { accountId: string; count: number }[] = [];
+    for (const [accountId, rate] of this.#rates) {
+      if (rate.window !== window || rate.count <= rate.shared) continue;
+      taken.push({ accountId, count: rate.count - rate.shared });
+      rate.shared = rate.count;
+    }
+    return taken;
   }
 
   /**

@@ -126,7 +126,18 @@ type ScriptedRedis = Redis & {
   conductorAdmit(...args: (string | number)[]): Promise<number[]>;
   conductorSettle(...args: (string | number)[]): Promise<number>;
   conductorAddUsage(...args: (string | number)[]): Promise<number>;
+  conductorAddRequests(...args: (string | number)[]): Promise<number>;
 };
+
+/**
+ * Requests admitted elsewhere (a stand-in while Redis failed) added to a rate counter. KEYS: the
+ * counter; ARGV: how many. A counter this creates lives a window and a second, as ADMIT's do.
+ */
+const ADD_REQUESTS = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+if count == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 1_000}) end
+return count
+`;
 
 /**
  * The shared store (REDIS_URL): every instance admits against the same counters, atomically
@@ -146,10 +157,14 @@ export class RedisLimitStore implements SharedLimitStore {
   constructor(redis: Redis, prefix: string, options: { now?: () => number; meteringLagMs?: number } = {}) {
     this.#now = options.now ?? Date.now;
     this.#meteringLagMs = options.meteringLagMs ?? 2_000;
-    if (!('conductorAdmit' in redis)) {
-      redis.defineCommand('conductorAdmit', { numberOfKeys: 6, lua: ADMIT });
-      redis.defineCommand('conductorSettle', { numberOfKeys: 6, lua: SETTLE });
-      redis.defineCommand('conductorAddUsage', { numberOfKeys: 4, lua: ADD_USAGE });
+    const scripts = {
+      conductorAdmit: [6, ADMIT],
+      conductorSettle: [6, SETTLE],
+      conductorAddUsage: [4, ADD_USAGE],
+      conductorAddRequests: [1, ADD_REQUESTS],
+    } as const;
+    for (const [name, [numberOfKeys, lua]] of Object.entries(scripts)) {
+      if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
     }
     this.#redis = redis as ScriptedRedis;
     this.#prefix = prefix;
@@ -233,6 +248,11 @@ export class RedisLimitStore implements SharedLimitStore {
     const [, used, , , loaded, pending, counted] = this.#keys(accountId, month, 0);
     const result = await this.#redis.conductorAddUsage(used, loaded, pending, counted, tokenCount(tokens), Math.round(inTableBy), id);
     return result === 2 ? 'pending' : result === 1;
+  }
+
+  async addRequests(accountId: string, window: number, count: number): Promise<void> {
+    const [rate] = this.#keys(accountId, 'none', window);
+    await this.#redis.conductorAddRequests(rate, Math.max(0, Math.round(count)));
   }
 
   /** A reply no retry can change: a key of the wrong type, a value that is not a number, a script error. */
