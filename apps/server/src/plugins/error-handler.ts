@@ -13,6 +13,18 @@ interface ErrorView {
   retryAfterSeconds?: number;
 }
 
+/** PostgreSQL's "invalid byte sequence" (a NUL in text) and "untranslatable character". */
+const UNSTORABLE_TEXT: ReadonlySet<string> = new Set(['22021', '22P05']);
+
+/** The SQLSTATE of a database error, also when the query builder wrapped it (as its `cause`). */
+function databaseErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 function describe(error: FastifyError | AppError | Error): ErrorView {
   if (error instanceof AppError) {
     return {
@@ -38,6 +50,10 @@ function describe(error: FastifyError | AppError | Error): ErrorView {
       fields,
       param: firstKey === '_' ? null : firstKey,
     };
+  }
+  if (UNSTORABLE_TEXT.has(databaseErrorCode(error) ?? '')) {
+    // A safety net behind the schemas: text PostgreSQL cannot store (a NUL character) is the request's fault.
+    return { statusCode: 400, code: 'bad_request', message: 'Text fields must not contain NUL or other control characters.' };
   }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readableLabel } from './fields.ts';
 
 export const API_KEY_ENVIRONMENTS = ['live', 'test'] as const;
 export const ApiKeyEnvironment = z.enum(API_KEY_ENVIRONMENTS);
@@ -15,7 +16,7 @@ export const ApiKeyName = z
   .trim()
   .min(1, 'Key name is required')
   .max(64, 'Key name must be at most 64 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'Key name must not contain control characters');
+  .refine(...readableLabel('Key name'));
 
 export const CreateApiKeyInput = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_TOPICS } from './contact-topics.ts';
-import { Email, PersonName } from './fields.ts';
+import { Email, PersonName, withoutControlCharacters } from './fields.ts';
 
 export * from './contact-topics.ts';
 
@@ -18,14 +18,21 @@ export const CONTACT_MESSAGES = {
 export const ContactRequest = z.strictObject({
   name: PersonName,
   email: Email,
-  company: z.string().trim().max(120, CONTACT_MESSAGES.companyTooLong).optional().default(''),
+  company: z
+    .string()
+    .trim()
+    .max(120, CONTACT_MESSAGES.companyTooLong)
+    .refine(...withoutControlCharacters('Company'))
+    .optional()
+    .default(''),
   topic: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.topicRequired }),
   message: z
     .string({ error: CONTACT_MESSAGES.messageRequired })
     .trim()
     .min(1, CONTACT_MESSAGES.messageRequired)
     .min(20, CONTACT_MESSAGES.messageTooShort)
-    .max(5_000, CONTACT_MESSAGES.messageTooLong),
+    .max(5_000, CONTACT_MESSAGES.messageTooLong)
+    .refine(...withoutControlCharacters('Message')),
 });
 export type ContactRequest = z.input<typeof ContactRequest>;
 

@@ -25,7 +25,7 @@ export const LoginPassword = z
   .string({ error: MESSAGES.login.passwordRequired })
   .min(1, MESSAGES.login.passwordRequired)
   .min(6, MESSAGES.login.passwordTooShort)
-  .max(PASSWORD_MAX_LENGTH);
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 export const NewPassword = z
   .string({ error: MESSAGES.register.passwordRequired })
@@ -36,6 +36,33 @@ export const NewPassword = z
     message: MESSAGES.register.passwordComplexity,
   });
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Characters that reorder or hide text around them (bidirectional overrides and isolates). */
+const REORDERING = /[\u202a-\u202e\u2066-\u2069]/;
+/** Whitespace and invisible formatting characters (zero-width spaces and joiners among them). */
+const INVISIBLE = /[\p{Z}\p{Cf}\s]/gu;
+
+/**
+ * Free text of one or more lines (messages, descriptions): no control characters but tab and
+ * line breaks. NUL above all: PostgreSQL's text refuses it, so it must be a 400 here, not a 500.
+ */
+export function withoutControlCharacters(label: string) {
+  return [(value: string) => !CONTROL_IN_TEXT.test(value), { message: `${label} must not contain control characters` }] as const;
+}
+
+/**
+ * A label people read (a name, a key's name): no control characters, no characters that reverse
+ * or isolate the text after them (a name shown as `gnp.exe` that is really `exe.png`), and at least
+ * one visible character. Joiners stay allowed inside a name (Persian names and emoji use them).
+ */
+export function readableLabel(label: string) {
+  return [
+    (value: string) => !/\p{Cc}/u.test(value) && !REORDERING.test(value) && (value === '' || value.replace(INVISIBLE, '') !== ''),
+    { message: `${label} must be readable text: no control, direction-changing or only invisible characters` },
+  ] as const;
+}
+
 export const PersonName = z
   .string({ error: MESSAGES.register.nameRequired })
   .trim()
@@ -43,5 +70,4 @@ export const PersonName = z
   .min(2, MESSAGES.register.nameTooShort)
   .max(100, 'Name must be at most 100 characters')
   // Control characters (NUL above all: PostgreSQL text refuses it) have no place in a name.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'Name must not contain control characters' });
+  .refine(...readableLabel('Name'));

@@ -4,9 +4,7 @@ import { PASSWORD_MAX_LENGTH } from '../constants/limits.ts';
 import { PROVIDER_IDS } from '../constants/providers.ts';
 import { Email, NewPassword, PersonName } from './fields.ts';
 
-export const UpdateProfileInput = z
-  .object({ name: PersonName.pipe(z.string().regex(/^[^\p{Cc}]*$/u, 'Name must not contain control characters')), email: Email })
-  .strict();
+export const UpdateProfileInput = z.object({ name: PersonName, email: Email }).strict();
 export type UpdateProfileInput = z.infer<typeof UpdateProfileInput>;
 
 export const ChangePasswordInput = z

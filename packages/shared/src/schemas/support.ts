@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email } from './fields.ts';
+import { Email, readableLabel, withoutControlCharacters } from './fields.ts';
 import { ATTACHMENT_MAX_FILES, ATTACHMENT_TYPES, type AttachmentType, TICKET_CATEGORIES, TICKET_PRIORITIES } from './support-options.ts';
 
 export * from './support-options.ts';
@@ -29,15 +29,22 @@ export const SupportTicketFields = z.object({
     .string({ error: TICKET_MESSAGES.subjectRequired })
     .trim()
     .min(1, TICKET_MESSAGES.subjectRequired)
-    .max(200, 'Subject must be at most 200 characters'),
+    .max(200, 'Subject must be at most 200 characters')
+    .refine(...withoutControlCharacters('Subject')),
   priority: TicketPriority,
   category: TicketCategory,
   description: z
     .string({ error: TICKET_MESSAGES.descriptionRequired })
     .trim()
     .min(1, TICKET_MESSAGES.descriptionRequired)
-    .max(10_000, 'Description must be at most 10,000 characters'),
-  name: z.string().trim().max(100, 'Name must be at most 100 characters').optional(),
+    .max(10_000, 'Description must be at most 10,000 characters')
+    .refine(...withoutControlCharacters('Description')),
+  name: z
+    .string()
+    .trim()
+    .max(100, 'Name must be at most 100 characters')
+    .refine(...readableLabel('Name'))
+    .optional(),
   email: z.union([z.literal(''), Email]).optional(),
 });
 export type SupportTicketFields = z.infer<typeof SupportTicketFields>;

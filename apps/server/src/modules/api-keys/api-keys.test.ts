@@ -117,7 +117,10 @@ describe('API keys', () => {
       [{ name: 'ok', environment: 'live', permissions: ['api'], expiresInDays: 1000 }, undefined],
       [{ name: 'ok', environment: 'live', permissions: ['api'], owner: 'someone' }, undefined],
       [{ environment: 'live', permissions: ['api'] }, 'Key name is required'],
-      [{ name: 'bad\u0000name', environment: 'live', permissions: ['api'] }, 'Key name must not contain control characters'],
+      [
+        { name: 'bad\u0000name', environment: 'live', permissions: ['api'] },
+        'Key name must be readable text: no control, direction-changing or only invisible characters',
+      ],
     ];
     for (const [payload, message] of cases) {
       const response = await create(alice, payload);

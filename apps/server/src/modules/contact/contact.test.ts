@@ -61,6 +61,15 @@ describe('POST /api/v1/contact', () => {
     });
   });
 
+  it('refuses a NUL character with a 400 naming the field, not a database error', async () => {
+    const response = await send({ ...message, company: 'A\u0000B', message: `${message.message}\u0000` }, {}, '203.0.113.13');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields).toMatchObject({
+      company: 'Company must not contain control characters',
+      message: 'Message must not contain control characters',
+    });
+  });
+
   it('refuses a cross-site submission', async () => {
     const response = await send(message, { origin: 'https://evil.example' }, '203.0.113.13');
     expect(response.statusCode).toBe(403);

@@ -60,7 +60,10 @@ describe('settings', () => {
         [{ name: 'Ada', email: 'not-an-email' }, 'Invalid email address'],
         [{ name: 'Ada', email: '' }, 'Email is required'],
         [{ name: 'Ada', email: 'a@example.com', plan: 'enterprise' }, undefined],
-        [{ name: 'Ada\u0000', email: 'a@example.com' }, 'Name must not contain control characters'],
+        [
+          { name: 'Ada\u0000', email: 'a@example.com' },
+          'Name must be readable text: no control, direction-changing or only invisible characters',
+        ],
       ] as const) {
         const response = await call('PATCH', '/api/v1/settings/profile', cookie, payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(400);

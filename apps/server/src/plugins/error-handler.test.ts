@@ -1,0 +1,33 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registerErrorHandler } from './error-handler.ts';
+
+describe('error handler', () => {
+  it('answers text the database cannot store (a NUL, SQLSTATE 22021) with a 400, also when the query builder wrapped it', async () => {
+    const app = Fastify();
+    registerErrorHandler(app);
+    const databaseError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    app.get('/api/v1/wrapped', async () => {
+      throw new Error('Failed query: insert into …', { cause: databaseError });
+    });
+    app.get('/v1/direct', async () => {
+      throw Object.assign(new Error('character with byte sequence has no equivalent'), { code: '22P05' });
+    });
+    app.get('/api/v1/other', async () => {
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    });
+    const wrapped = await app.inject({ url: '/api/v1/wrapped' });
+    expect(wrapped.statusCode).toBe(400);
+    expect(wrapped.json()).toEqual({
+      error: { code: 'bad_request', message: 'Text fields must not contain NUL or other control characters.' },
+    });
+    const direct = await app.inject({ url: '/v1/direct' });
+    expect(direct.statusCode).toBe(400);
+    expect(direct.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'bad_request' } });
+    // Any other database failure stays a 500 that says nothing of it.
+    const other = await app.inject({ url: '/api/v1/other' });
+    expect(other.statusCode).toBe(500);
+    expect(other.body).not.toContain('deadlock');
+    await app.close();
+  });
+});
