@@ -13,9 +13,19 @@ async function publicUser(db: Database, userId: string, now: number): Promise<Pu
   return toPublicUser(db, user, now);
 }
 
+/** The plans a new account can leave for byo-keys here: no paid period to credit or charge. */
+const UNBILLED_PLANS: ReadonlySet<string> = new Set(['free', 'byo-keys']);
+
+export const ONBOARDING_KEYS_CLOSED =
+  'Onboarding is finished: manage your provider keys in Settings → Provider keys, and your plan in Billing.';
+export const ONBOARDING_KEYS_PAID_PLAN =
+  'Your account is on a paid plan: change it in Billing (unused time is credited), then add provider keys in Settings → Provider keys.';
+
 /**
  * Bring-your-own-keys step: the non-empty keys replace the user's stored keys (encrypted),
- * and the plan becomes byo-keys.
+ * and the plan becomes byo-keys. Only while onboarding, and only from an unbilled plan: after
+ * onboarding it would silently replace keys kept in Settings, and from a paid plan it would drop
+ * the paid period without the credit Billing gives (409 either way).
  */
 export async function saveOnboardingKeys(
   db: Database,
@@ -24,6 +34,10 @@ export async function saveOnboardingKeys(
   keys: ProviderKeysInput,
   now: number,
 ): Promise<PublicUser> {
+  const user = await findUserById(db, userId);
+  if (!user) throw new AppError('not_found', 'Account not found.');
+  if (user.onboardingCompleted) throw new AppError('conflict', ONBOARDING_KEYS_CLOSED);
+  if (!UNBILLED_PLANS.has(user.plan)) throw new AppError('conflict', ONBOARDING_KEYS_PAID_PLAN);
   await db.transaction(async (tx) => {
     const scoped = tx as unknown as Database;
     await deleteAllProviderKeys(scoped, userId);

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { providerKeys } from '../../db/schema/index.ts';
+import { providerKeys, users } from '../../db/schema/index.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
 import { loadDecryptedProviderKeys } from '../provider-keys/provider-keys.repository.ts';
+import { ONBOARDING_KEYS_CLOSED, ONBOARDING_KEYS_PAID_PLAN } from './onboarding.service.ts';
 
 const KEYS = {
   openai: 'sk-proj0123456789abcdefABCDEF',
@@ -103,6 +104,21 @@ describe('onboarding', () => {
     const done = await complete(cookie, { mode: 'byo-keys' });
     expect(done.statusCode).toBe(200);
     expect(done.json().user).toMatchObject({ onboardingCompleted: true, plan: 'byo-keys' });
+  });
+
+  it('refuses to replace keys or the plan once onboarding is finished, or from a paid plan (409, nothing changed)', async () => {
+    const finished = await createUserWithSession(harness.app, { onboardingCompleted: true });
+    const late = await saveKeys(finished.cookie, { openai: KEYS.openai });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error.message).toBe(ONBOARDING_KEYS_CLOSED);
+
+    const paying = await createUserWithSession(harness.app, { onboardingCompleted: false, plan: 'enterprise' });
+    const paid = await saveKeys(paying.cookie, { openai: KEYS.openai });
+    expect(paid.statusCode).toBe(409);
+    expect(paid.json().error.message).toBe(ONBOARDING_KEYS_PAID_PLAN);
+    expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, paying.user.id))).toHaveLength(0);
+    const [row] = await db().select().from(users).where(eq(users.id, paying.user.id));
+    expect(row?.plan).toBe('enterprise');
   });
 
   it('finishes a hosted onboarding without changing the plan', async () => {

@@ -12,6 +12,8 @@ import {
 } from '@conductor/shared/schemas/settings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
+import { blockedFor, consumeOrWait, createLimiter } from '../auth/limiter.ts';
 import { signedIn } from '../portal/signed-in.ts';
 import {
   changePassword,
@@ -27,9 +29,15 @@ import {
 
 const Ok = z.object({ ok: z.literal(true), message: z.string().optional() });
 
+/** Wrong current passwords allowed per account before a wait (as many as sign-in allows per account and address). */
+export const PASSWORD_CHECKS = { points: 5, durationSeconds: 15 * 60 } as const;
+const passwordChecksThrottled = (minutes: number) =>
+  `Too many wrong current passwords. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
+
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, clock, secrets } = app.context;
   const tags = ['Settings'];
+  const passwordChecks = createLimiter({ name: 'settings-password-check', redis: app.context.redis, ...PASSWORD_CHECKS });
 
   app.patch(
     '/api/v1/settings/profile',
@@ -42,7 +50,20 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Change password (checks the current one)', body: ChangePasswordInput, response: { 200: Ok } } },
     async (request) => {
       const { user, session } = signedIn(request);
-      await changePassword(database.db, user, request.body, session.tokenHash, clock.now());
+      // Wrong current passwords are counted per account: a stolen session cannot guess on (nor
+      // spend the password hashing that every sign-in shares).
+      const wait = await blockedFor(passwordChecks, user.id, PASSWORD_CHECKS.points);
+      if (wait > 0) {
+        const seconds = Math.ceil(wait / 1000);
+        throw new AppError('rate_limited', passwordChecksThrottled(Math.ceil(seconds / 60)), { retryAfterSeconds: seconds });
+      }
+      try {
+        await changePassword(database.db, user, request.body, session.tokenHash, clock.now());
+      } catch (error) {
+        if (error instanceof AppError && error.fields?.currentPassword) await consumeOrWait(passwordChecks, user.id);
+        throw error;
+      }
+      await passwordChecks.delete(user.id);
       return { ok: true as const, message: PASSWORD_CHANGED };
     },
   );

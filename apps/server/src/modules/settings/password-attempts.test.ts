@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { jsonHeaders } from '../portal/portal-testing.ts';
+import { PASSWORD_CHECKS } from './settings.routes.ts';
+
+describe('changing the password: wrong current passwords', () => {
+  let harness: TestApp;
+  beforeAll(async () => {
+    harness = await createTestApp();
+  });
+  afterAll(async () => harness.close());
+
+  const change = (cookie: string, currentPassword: string) =>
+    harness.app.inject({
+      method: 'POST',
+      url: '/api/v1/settings/password',
+      headers: jsonHeaders(cookie),
+      payload: JSON.stringify({ currentPassword, newPassword: 'Brand-New-Passw0rd', confirmPassword: 'Brand-New-Passw0rd' }),
+    });
+
+  it('are limited per account: after five, even the right one waits, and other accounts are not affected', async () => {
+    const { cookie } = await createUserWithSession(harness.app, { passwordHash: await hashPassword('Current-Passw0rd') });
+    for (let attempt = 0; attempt < PASSWORD_CHECKS.points; attempt += 1) {
+      expect((await change(cookie, `Guess-${attempt}-A1`)).statusCode).toBe(400);
+    }
+    const blocked = await change(cookie, 'Current-Passw0rd');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error.message).toBe('Too many wrong current passwords. Please wait 15 minutes and try again.');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+
+    const other = await createUserWithSession(harness.app, { passwordHash: await hashPassword('Other-Passw0rd') });
+    expect((await change(other.cookie, 'Other-Passw0rd')).statusCode).toBe(200);
+  });
+
+  it('are forgotten after a successful change', async () => {
+    const { cookie } = await createUserWithSession(harness.app, { passwordHash: await hashPassword('Current-Passw0rd') });
+    for (let attempt = 0; attempt < PASSWORD_CHECKS.points - 1; attempt += 1) await change(cookie, `Guess-${attempt}-A1`);
+    expect((await change(cookie, 'Current-Passw0rd')).statusCode).toBe(200);
+    // The counter starts again: four more wrong ones are still answered as wrong, not throttled.
+    for (let attempt = 0; attempt < PASSWORD_CHECKS.points - 1; attempt += 1) {
+      expect((await change(cookie, `Guess-${attempt}-B1`)).statusCode).toBe(400);
+    }
+  });
+});
