@@ -1,7 +1,7 @@
 import { horizontalOverflow, registerOnboardedUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 
-test('settings: profile save, password change with the current one checked, provider key', async ({ page, consoleErrors }) => {
+test('settings: profile save, e-mail and password changes with the current one checked, provider key', async ({ page, consoleErrors }) => {
   const account = await registerOnboardedUser(page, 'Frances Allen');
   await page.goto('/dashboard/settings');
   await page.getByLabel('Name', { exact: true }).fill('Frances E. Allen');
@@ -10,6 +10,23 @@ test('settings: profile save, password change with the current one checked, prov
   await page.reload();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Frances E. Allen');
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('Frances E. Allen');
+
+  // A new e-mail needs the current password: a signed-in session alone cannot move the account.
+  const profile = page.getByRole('region', { name: 'Profile' });
+  const newEmail = account.email.replace('@', '.moved@');
+  await expect(profile.getByLabel('Current password')).toHaveCount(0);
+  await profile.getByLabel('Email', { exact: true }).fill(newEmail);
+  await profile.getByRole('button', { name: 'Save changes' }).click();
+  await expect(profile.getByText('Enter your current password to change your email')).toBeVisible();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await profile.getByLabel('Current password').fill('Wrong-Passw0rd-00');
+  await profile.getByRole('button', { name: 'Save changes' }).click();
+  await expect(profile.getByText('Current password is incorrect')).toBeVisible();
+  await profile.getByLabel('Current password').fill(account.password);
+  await profile.getByRole('button', { name: 'Save changes' }).click();
+  await expect(profile.getByLabel('Current password')).toHaveCount(0);
+  await page.reload();
+  await expect(profile.getByLabel('Email', { exact: true })).toHaveValue(newEmail);
 
   await page.getByLabel('Current password').fill('Wrong-Passw0rd-00');
   await page.getByLabel('New password', { exact: true }).fill('Even-Sturdier-Passw0rd-7');
@@ -23,7 +40,7 @@ test('settings: profile save, password change with the current one checked, prov
   await page.getByRole('button', { name: 'Update password' }).click();
   await expect(page.getByText('Password updated. Other sessions were signed out.')).toBeVisible();
   const relogin = await page.request.post('/api/v1/auth/login', {
-    data: { email: account.email, password: 'Even-Sturdier-Passw0rd-7', remember: false },
+    data: { email: newEmail, password: 'Even-Sturdier-Passw0rd-7', remember: false },
   });
   expect(relogin.status()).toBe(200);
 
@@ -39,7 +56,7 @@ test('settings: profile save, password change with the current one checked, prov
   await openai.getByRole('button', { name: 'Remove' }).click();
   await expect(openai).toContainText('Not set');
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-  // The failed password attempt answers 400 on purpose.
+  // The refused e-mail change and the failed password attempts answer 400 on purpose.
   const kept = consoleErrors.filter((message) => !/status of 400\b/.test(message));
   consoleErrors.splice(0, consoleErrors.length, ...kept);
 });

@@ -30,4 +30,26 @@ describe('error handler', () => {
     expect(other.body).not.toContain('deadlock');
     await app.close();
   });
+
+  it('names Fastify’s refusals of a body with the product’s codes, not the framework’s', async () => {
+    const app = Fastify({ bodyLimit: 64 });
+    registerErrorHandler(app);
+    app.post('/api/v1/echo', async (request) => ({ body: request.body }));
+    const post = (payload: string, contentType: string) =>
+      app.inject({ method: 'POST', url: '/api/v1/echo', payload, headers: { 'content-type': contentType } });
+    const answers = [
+      await post('{', 'application/json'),
+      await post('', 'application/json'),
+      await post(JSON.stringify({ text: 'x'.repeat(100) }), 'application/json'),
+      await post('<a/>', 'application/xml'),
+    ];
+    expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
+      [400, 'invalid_json'],
+      [400, 'invalid_json'],
+      [413, 'payload_too_large'],
+      [415, 'unsupported_media_type'],
+    ]);
+    expect(answers[2]?.json().error.message).toBe('Request body is too large');
+    await app.close();
+  });
 });

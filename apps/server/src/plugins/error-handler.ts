@@ -13,6 +13,15 @@ interface ErrorView {
   retryAfterSeconds?: number;
 }
 
+/** Fastify's own refusals of a body, under the product's codes (clients need not know the framework's). */
+const FRAMEWORK_ERRORS: Record<string, { code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'Request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'Request body must not be empty when Content-Type is application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'Unsupported Content-Type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: 'Content-Length does not match the body' },
+};
+
 /** PostgreSQL's "invalid byte sequence" (a NUL in text) and "untranslatable character". */
 const UNSTORABLE_TEXT: ReadonlySet<string> = new Set(['22021', '22P05']);
 
@@ -57,19 +66,11 @@ function describe(error: FastifyError | AppError | Error): ErrorView {
   }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    const message =
-      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-        ? 'Request body is not valid JSON'
-        : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'Unsupported Content-Type'
-          : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'Request body is too large'
-            : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-              ? 'Request body must not be empty when Content-Type is application/json'
-              : error.message;
-    return { statusCode: status, code: fastifyError.code ?? 'bad_request', message };
-  }
+  const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  if (known) return { statusCode: status, code: known.code, message: known.message };
+  if (error instanceof SyntaxError && status === 400)
+    return { statusCode: 400, code: 'invalid_json', message: 'Request body is not valid JSON' };
+  if (status >= 400 && status < 500) return { statusCode: status, code: fastifyError.code ?? 'bad_request', message: error.message };
   return { statusCode: 500, code: 'internal', message: MESSAGES.serverError };
 }
 

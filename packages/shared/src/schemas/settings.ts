@@ -4,7 +4,17 @@ import { PASSWORD_MAX_LENGTH } from '../constants/limits.ts';
 import { PROVIDER_IDS } from '../constants/providers.ts';
 import { Email, NewPassword, PersonName } from './fields.ts';
 
-export const UpdateProfileInput = z.object({ name: PersonName, email: Email }).strict();
+/** Changing the sign-in e-mail of an account that has a password asks for it (a session alone is not enough). */
+export const EMAIL_CHANGE_NEEDS_PASSWORD = 'Enter your current password to change your email';
+
+export const UpdateProfileInput = z
+  .object({
+    name: PersonName,
+    email: Email,
+    /** Checked only when the e-mail changes and the account has a password. */
+    currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  })
+  .strict();
 export type UpdateProfileInput = z.infer<typeof UpdateProfileInput>;
 
 export const ChangePasswordInput = z

@@ -61,6 +61,22 @@ describe('the embedded Demo OIDC issuer, end to end', () => {
     expect(identity).toMatchObject({ issuer: `${ORIGIN}/oidc`, subject: user.oidcClaims.sub, provider: 'demo' });
   });
 
+  it('keeps an account unverified at the next sign-in when its e-mail was changed since (the provider vouched for the old one)', async () => {
+    const browser = new Browser(harness.app);
+    const first = await signInWithDemo(browser);
+    const created = (await browser.callback('demo', first.code, first.secrets)).json();
+    expect(created.user.verified).toBe(true);
+    const db = harness.app.context.database.db;
+    await db
+      .update(users)
+      .set({ email: `changed-${created.user.id}@example.org`, verified: false })
+      .where(eq(users.id, created.user.id));
+    const again = await signInWithDemo(browser);
+    const returning = (await browser.callback('demo', again.code, again.secrets)).json();
+    expect(returning.user.id).toBe(created.user.id);
+    expect(returning.user.verified).toBe(false);
+  });
+
   it('signs the same browser back into the same account, and gives another browser its own', async () => {
     const first = new Browser(harness.app);
     const one = await signInWithDemo(first);

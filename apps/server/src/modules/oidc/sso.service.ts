@@ -64,7 +64,13 @@ export async function completeSso(
 async function signInIdentity(db: Database, provider: string, identity: ExternalIdentity, now: number) {
   const existing = await findUserByIdentity(db, identity.issuer, identity.subject);
   if (existing) {
-    const user = await refreshIdentityClaims(db, existing.id, { oidcClaims: identity.claims, verified: identity.emailVerified, now });
+    // The provider vouches for its own address only: an account whose e-mail was changed since stays unverified.
+    const sameEmail = identity.email?.toLowerCase() === existing.email.toLowerCase();
+    const user = await refreshIdentityClaims(db, existing.id, {
+      oidcClaims: identity.claims,
+      verified: identity.emailVerified && sameEmail,
+      now,
+    });
     return { user: user ?? existing, isNewUser: false };
   }
   if (!identity.email) throw new AppError('bad_request', AUTH_COPY.ssoNoEmail);

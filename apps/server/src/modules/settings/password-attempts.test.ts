@@ -42,4 +42,18 @@ describe('changing the password: wrong current passwords', () => {
       expect((await change(cookie, `Guess-${attempt}-B1`)).statusCode).toBe(400);
     }
   });
+
+  it('count wrong passwords given to change the e-mail too, against the same limit', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { passwordHash: await hashPassword('Current-Passw0rd') });
+    for (let attempt = 0; attempt < PASSWORD_CHECKS.points; attempt += 1) {
+      const response = await harness.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/settings/profile',
+        headers: jsonHeaders(cookie),
+        payload: JSON.stringify({ name: user.name, email: `new-${attempt}@example.org`, currentPassword: `Guess-${attempt}-A1` }),
+      });
+      expect(response.statusCode).toBe(400);
+    }
+    expect((await change(cookie, 'Current-Passw0rd')).statusCode).toBe(429);
+  });
 });

@@ -9,6 +9,7 @@ import {
   SessionIdParams,
   SessionList,
   UpdateProfileInput,
+  WRONG_CURRENT_PASSWORD,
 } from '@conductor/shared/schemas/settings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -35,14 +36,39 @@ const passwordChecksThrottled = (minutes: number) =>
   `Too many wrong current passwords. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { database, clock, secrets } = app.context;
+  const { database, clock, secrets, mailer } = app.context;
   const tags = ['Settings'];
   const passwordChecks = createLimiter({ name: 'settings-password-check', redis: app.context.redis, ...PASSWORD_CHECKS });
+  /**
+   * Runs a change that checks the current password (the password itself, the e-mail). Wrong
+   * current passwords are counted per account, on both: a stolen session cannot guess on, nor
+   * spend the password hashing every sign-in shares. A change that passes clears the count.
+   */
+  const checkingPassword = async <T>(userId: string, change: () => Promise<T>): Promise<T> => {
+    const wait = await blockedFor(passwordChecks, userId, PASSWORD_CHECKS.points);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new AppError('rate_limited', passwordChecksThrottled(Math.ceil(seconds / 60)), { retryAfterSeconds: seconds });
+    }
+    let result: T;
+    try {
+      result = await change();
+    } catch (error) {
+      if (error instanceof AppError && error.fields?.currentPassword === WRONG_CURRENT_PASSWORD)
+        await consumeOrWait(passwordChecks, userId);
+      throw error;
+    }
+    await passwordChecks.delete(userId);
+    return result;
+  };
 
   app.patch(
     '/api/v1/settings/profile',
     { schema: { tags, summary: 'Update name and e-mail', body: UpdateProfileInput, response: { 200: UserResponse } } },
-    async (request) => ({ user: await updateProfile(database.db, signedIn(request).user, request.body, clock.now()) }),
+    async (request) => {
+      const { user } = signedIn(request);
+      return { user: await checkingPassword(user.id, () => updateProfile(database.db, user, request.body, clock.now(), mailer)) };
+    },
   );
 
   app.post(
@@ -50,20 +76,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Change password (checks the current one)', body: ChangePasswordInput, response: { 200: Ok } } },
     async (request) => {
       const { user, session } = signedIn(request);
-      // Wrong current passwords are counted per account: a stolen session cannot guess on (nor
-      // spend the password hashing that every sign-in shares).
-      const wait = await blockedFor(passwordChecks, user.id, PASSWORD_CHECKS.points);
-      if (wait > 0) {
-        const seconds = Math.ceil(wait / 1000);
-        throw new AppError('rate_limited', passwordChecksThrottled(Math.ceil(seconds / 60)), { retryAfterSeconds: seconds });
-      }
-      try {
-        await changePassword(database.db, user, request.body, session.tokenHash, clock.now());
-      } catch (error) {
-        if (error instanceof AppError && error.fields?.currentPassword) await consumeOrWait(passwordChecks, user.id);
-        throw error;
-      }
-      await passwordChecks.delete(user.id);
+      await checkingPassword(user.id, () => changePassword(database.db, user, request.body, session.tokenHash, clock.now()));
       return { ok: true as const, message: PASSWORD_CHANGED };
     },
   );

@@ -2,11 +2,12 @@ import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import type { ProviderId, PublicUser } from '@conductor/shared';
 import { RoutingPolicy } from '@conductor/shared/openai/chat';
 import type { SessionView } from '@conductor/shared/schemas/settings';
-import { WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
+import { EMAIL_CHANGE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
 import type { Database } from '../../db/client.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
@@ -14,6 +15,7 @@ import { revokeSession, revokeUserSessions } from '../auth/session.service.ts';
 import { deleteAllProviderKeys, deleteProviderKey, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { findUserById, listProviderKeySummaries, updateUser, type UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
+import { emailChangedNotice } from './email-change-notice.ts';
 import { deleteUserRow, emailTakenByAnother, listLiveSessionsOfUser } from './settings.repository.ts';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
@@ -31,18 +33,42 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505';
 }
 
-export async function updateProfile(db: Database, user: UserRow, input: { name: string; email: string }, now: number): Promise<PublicUser> {
+/**
+ * Saves name and e-mail. A new e-mail needs the current password (when the account has one),
+ * is unverified until proven otherwise, and the old address is told about the change: with a
+ * stolen session alone nobody can quietly move the account, and its password resets, elsewhere.
+ */
+export async function updateProfile(
+  db: Database,
+  user: UserRow,
+  input: { name: string; email: string; currentPassword?: string | undefined },
+  now: number,
+  mailer: Mailer,
+): Promise<PublicUser> {
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
+  if (emailChanged) await checkPasswordForEmailChange(user, input.currentPassword);
   if (emailChanged && (await emailTakenByAnother(db, input.email, user.id))) {
     throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
   }
   try {
-    await updateUser(db, user.id, { name: input.name, email: input.email });
+    await updateUser(db, user.id, { name: input.name, email: input.email, ...(emailChanged ? { verified: false } : {}) });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
     throw error;
   }
+  if (emailChanged) await mailer.send(emailChangedNotice({ name: user.name, oldEmail: user.email, newEmail: input.email, now }));
   return publicUserById(db, user.id, now);
+}
+
+/** Accounts without a password (single sign-on) have none to give: the notice to the old address is their safeguard. */
+async function checkPasswordForEmailChange(user: UserRow, currentPassword: string | undefined): Promise<void> {
+  if (!user.passwordHash) return;
+  if (!currentPassword) {
+    throw new AppError('validation_failed', EMAIL_CHANGE_NEEDS_PASSWORD, { fields: { currentPassword: EMAIL_CHANGE_NEEDS_PASSWORD } });
+  }
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw new AppError('validation_failed', WRONG_CURRENT_PASSWORD, { fields: { currentPassword: WRONG_CURRENT_PASSWORD } });
+  }
 }
 
 /** Checks the current password, stores the new one and signs out every other session. */

@@ -1,7 +1,8 @@
 import type { PublicUser } from '@conductor/shared';
-import { UpdateProfileInput } from '@conductor/shared/schemas/settings';
+import { EMAIL_CHANGE_NEEDS_PASSWORD, UpdateProfileInput } from '@conductor/shared/schemas/settings';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
@@ -9,19 +10,41 @@ import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
 import { useUpdateProfile } from '../api/settings';
 
+/** The server compares addresses the same way: trimmed and ignoring letter case. */
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 export function ProfileForm({ user }: { user: PublicUser }) {
   const update = useUpdateProfile();
-  const form = useForm<UpdateProfileInput>({ resolver: zodResolver(UpdateProfileInput), values: { name: user.name, email: user.email } });
+  const form = useForm<UpdateProfileInput>({
+    resolver: zodResolver(UpdateProfileInput),
+    values: { name: user.name, email: user.email, currentPassword: '' },
+  });
+  // E-mail sign-ups have a password; a single sign-on account may have set one through a reset
+  // link, which only the server knows: when it asks for the password, the field appears.
+  const [serverAsksPassword, setServerAsksPassword] = useState(false);
+  const email = useWatch({ control: form.control, name: 'email' }) ?? user.email;
+  const asksPassword = !sameAddress(email, user.email) && (user.authMethod === 'email' || serverAsksPassword);
   const { errors, isDirty } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
+
+  const onSubmit = form.handleSubmit(async ({ currentPassword, ...values }) => {
+    if (asksPassword && !currentPassword) {
+      form.setError('currentPassword', { message: EMAIL_CHANGE_NEEDS_PASSWORD }, { shouldFocus: true });
+      return;
+    }
     try {
-      await update.mutateAsync(values);
+      await update.mutateAsync(asksPassword ? { ...values, currentPassword } : values);
       toast.success('Profile saved');
     } catch (error) {
-      if (error instanceof ApiError && error.fields?.email) form.setError('email', { message: error.fields.email });
+      const fields = error instanceof ApiError ? error.fields : undefined;
+      if (fields?.currentPassword) {
+        setServerAsksPassword(true);
+        form.setError('currentPassword', { message: fields.currentPassword }, { shouldFocus: true });
+      } else if (fields?.email) form.setError('email', { message: fields.email }, { shouldFocus: true });
+      else if (fields?.name) form.setError('name', { message: fields.name }, { shouldFocus: true });
       else toast.error(error instanceof Error ? error.message : 'Could not save your profile.');
     }
   });
+
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
@@ -31,6 +54,21 @@ export function ProfileForm({ user }: { user: PublicUser }) {
         <Field id="profile-email" label="Email" error={errors.email?.message}>
           <Input {...fieldAria('profile-email', errors.email?.message)} type="email" autoComplete="email" {...form.register('email')} />
         </Field>
+        {asksPassword && (
+          <Field
+            id="profile-current-password"
+            label="Current password"
+            hint="Needed to change the email you sign in with."
+            error={errors.currentPassword?.message}
+          >
+            <Input
+              {...fieldAria('profile-current-password', errors.currentPassword?.message, true)}
+              type="password"
+              autoComplete="current-password"
+              {...form.register('currentPassword', { shouldUnregister: true })}
+            />
+          </Field>
+        )}
       </div>
       <Button type="submit" disabled={update.isPending || !isDirty}>
         {update.isPending ? 'Saving...' : 'Save changes'}
