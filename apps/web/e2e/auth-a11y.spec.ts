@@ -18,6 +18,8 @@ const overflow = (page: Page) => page.evaluate(() => document.documentElement.sc
 test.describe('account pages: accessible and never wider than the screen', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`login, register (both tabs, with errors), forgot and reset (${colorScheme})`, async ({ browser, viewport }) => {
+      // Seven axe scans of six pages: about 30 s on a slow phone-sized run, so three times the usual time.
+      test.slow();
       const context = await browser.newContext({ viewport, colorScheme });
       const page = await context.newPage();
 

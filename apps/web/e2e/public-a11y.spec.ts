@@ -38,7 +38,9 @@ test.describe('accessibility (axe: no serious or critical violations)', () => {
         const page = await context.newPage();
         await page.goto(path);
         await waitForHydration(page);
-        if (path === '/status') await page.getByText('All systems operational').waitFor();
+        // The live checks decide the headline (a busy test machine can read as degraded): any of
+        // them is a rendered status page to scan.
+        if (path === '/status') await page.getByText(/^(All systems operational|Some systems are degraded|Major outage)$/).waitFor();
         expect(await seriousViolations(page)).toEqual([]);
         await context.close();
       });
