@@ -66,7 +66,12 @@ async function checkPasswordForEmailChange(user: UserRow, currentPassword: strin
   if (!currentPassword) {
     throw new AppError('validation_failed', EMAIL_CHANGE_NEEDS_PASSWORD, { fields: { currentPassword: EMAIL_CHANGE_NEEDS_PASSWORD } });
   }
-  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+  await assertCurrentPassword(user.passwordHash, currentPassword);
+}
+
+/** The 400 every check of the current password gives (the routes count these per account). */
+async function assertCurrentPassword(passwordHash: string, currentPassword: string): Promise<void> {
+  if (!(await verifyPassword(passwordHash, currentPassword))) {
     throw new AppError('validation_failed', WRONG_CURRENT_PASSWORD, { fields: { currentPassword: WRONG_CURRENT_PASSWORD } });
   }
 }
@@ -80,9 +85,7 @@ export async function changePassword(
   now: number,
 ): Promise<void> {
   if (!user.passwordHash) throw new AppError('bad_request', NO_PASSWORD);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw new AppError('validation_failed', WRONG_CURRENT_PASSWORD, { fields: { currentPassword: WRONG_CURRENT_PASSWORD } });
-  }
+  await assertCurrentPassword(user.passwordHash, input.currentPassword);
   if (input.newPassword === input.currentPassword) {
     throw new AppError('validation_failed', SAME_PASSWORD, { fields: { newPassword: SAME_PASSWORD } });
   }
