@@ -31,13 +31,16 @@ export function SearchField({ id, ...input }: ComponentProps<'input'> & { id: st
 
 /**
  * The docs' search box; `/` focuses it. The page loads only the box: the search itself
- * (`DocsSearch`, with its index) loads when the box is first focused and takes over its
- * text and focus. A transition keeps the box on screen, typed into, until then.
+ * (`DocsSearch`, with its index) loads when the box is first focused or typed into and takes
+ * over its text and focus. A transition keeps the box on screen, typed into, until then; what is
+ * typed is recorded as it comes, so text typed while the search renders is not lost with the box.
  */
 export function DocsSearchBox() {
   const box = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
+  const typed = useRef<string | null>(null);
   const [active, setActive] = useState(false);
+  const activate = () => startTransition(() => setActive(true));
   const id = useId();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -53,16 +56,25 @@ export function DocsSearchBox() {
     <div ref={box} className="relative">
       <Suspense fallback={null}>
         {active ? (
-          <DocsSearch from={input} />
+          <DocsSearch from={input} typed={typed} />
         ) : (
-          <SearchField ref={input} id={`${id}-input`} aria-controls={id} onFocus={() => startTransition(() => setActive(true))} />
+          <SearchField
+            ref={input}
+            id={`${id}-input`}
+            aria-controls={id}
+            onFocus={activate}
+            onInput={(event) => {
+              typed.current = event.currentTarget.value;
+              activate();
+            }}
+          />
         )}
       </Suspense>
     </div>
   );
 }
 
-/** What the search takes over from the box it replaces: the text typed so far and the focus. */
+/** What the search takes over from the box it replaces, as it renders: the text typed so far and the focus. */
 export function takeOver(from: RefObject<HTMLInputElement | null>): { query: string; focused: boolean } {
   const element = from.current;
   return { query: element?.value ?? '', focused: element !== null && element === document.activeElement };

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { cn } from '~/lib/cn';
 import { loadMessages } from '~/lib/messages';
@@ -16,7 +16,7 @@ interface SearchData {
  * (every section's headings), when the box (`DocsSearchBox`) is first used: it takes over
  * the box's text and focus.
  */
-export default function DocsSearch({ from }: { from: RefObject<HTMLInputElement | null> }) {
+export default function DocsSearch({ from, typed }: { from: RefObject<HTMLInputElement | null>; typed: RefObject<string | null> }) {
   const [{ query: initialQuery, focused }] = useState(() => takeOver(from));
   const [query, setQuery] = useState(initialQuery);
   const [activeIndex, setActiveIndex] = useState(0);
@@ -35,11 +35,22 @@ export default function DocsSearch({ from }: { from: RefObject<HTMLInputElement 
       });
   };
 
+  // Before the browser handles another event: a key pressed between the box's removal and a
+  // later focus would land on the page, and text typed into the box after this rendered would be lost.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when it replaces the box.
-  useEffect(() => {
-    load();
-    if (focused) input.current?.focus();
+  useLayoutEffect(() => {
+    // What was last typed into the box (it recorded it; it is gone now), else what it held as this
+    // rendered (text typed before the page hydrated fires no event).
+    const text = typed.current ?? initialQuery;
+    if (text !== initialQuery) setQuery(text);
+    const element = input.current;
+    if (focused && element) {
+      element.focus();
+      element.setSelectionRange(text.length, text.length);
+    }
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when it replaces the box.
+  useEffect(() => load(), []);
 
   const go = (href: string) => {
     setQuery('');
