@@ -14,12 +14,13 @@ import { closeRedis, createRedis, redisReady } from './lib/redis.ts';
 import { loadSecrets } from './lib/secrets.ts';
 import { gatewayPlugin } from './gateway/gateway.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { BILLING_SWEEP_MS, registerBillingSweep } from './modules/billing/billing-sweep.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalPlugin } from './modules/portal/portal.plugin.ts';
 import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
 import { registerOpenApi } from './modules/support/openapi.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerNotFound } from './plugins/not-found.ts';
 import { registerBaselineHeaders } from './plugins/baseline-headers.ts';
@@ -42,6 +43,8 @@ export interface BuildAppOptions {
   logger?: boolean | object;
   /** Sees every route as it is registered (the security suite enumerates routes with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** How often the server renews or ends subscriptions whose period is over (default 60 s; 0: never). */
+  billingSweepMs?: number;
   /** The database became unusable for this process (the embedded database's thread stopped): the server should exit. */
   onFatal?: (error: Error) => void;
 }
@@ -55,6 +58,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -107,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(publicSitePlugin);
   await app.register(supportPlugin);
   await app.register(gatewayPlugin);
+  registerBillingSweep(app, options.billingSweepMs ?? BILLING_SWEEP_MS);
   await syncDemoAccount(context, app.log); // DEMO_ACCOUNT=on: the demo account and its usage history; off: removed.
 
   if (options.serveWeb !== false) {

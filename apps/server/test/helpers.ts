@@ -62,7 +62,8 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });
-  const app = await buildApp({ env, inMemoryDatabase: true, serveWeb: false, ...options });
+  // The billing sweep runs only where a test asks for it (it would renew subscriptions on a test's clock).
+  const app = await buildApp({ env, inMemoryDatabase: true, serveWeb: false, billingSweepMs: 0, ...options });
   await app.ready();
   return {
     app,

@@ -23,6 +23,19 @@ export function formatDate(iso: string, options: Intl.DateTimeFormatOptions = { 
   return new Date(iso).toLocaleDateString(undefined, options);
 }
 
+/**
+ * A calendar day kept in UTC (billing periods, dated posts): shown as that day wherever the
+ * reader is (a local-time rendering shows 31 May for 1 June west of Greenwich).
+ */
+export function formatUtcDate(iso: string): string {
+  return formatDate(iso, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** The last UTC day of a period that ends (exclusive) at `endIso`. */
+export function formatLastDay(endIso: string): string {
+  return formatUtcDate(new Date(Date.parse(endIso) - 1).toISOString());
+}
+
 export function formatDateTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }

@@ -73,7 +73,9 @@ export const ProrationPreview = z.object({
   toPeriod: BillingPeriod,
   creditCents: Count,
   chargeCents: Count,
-  /** charge − credit: positive is due now, negative is credited. */
+  /** Overage owed so far on the paid plan being left (billed with the change). */
+  overageCents: Count,
+  /** charge + overage − credit: positive is due now, negative is credited. */
   totalCents: Cents,
   periodStart: z.string(),
   periodEnd: z.string(),

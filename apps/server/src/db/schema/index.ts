@@ -216,7 +216,8 @@ export const invoices = pgTable(
     periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
     periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
     amountCents: integer('amount_cents').notNull(),
-    lines: jsonb('lines').$type<{ description: string; amountCents: number }[]>().notNull(),
+    // An overage line also records the calendar month and tokens it bills, so no token is billed twice.
+    lines: jsonb('lines').$type<{ description: string; amountCents: number; overage?: { month: string; tokens: number } }[]>().notNull(),
     status: text('status', { enum: ['paid', 'open', 'void', 'uncollectible'] }).notNull(),
     createdAt: createdAt(),
   },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyPermissionId, ApiKeyView, CreatedApiKey } from '@conductor/shared/schemas/api-keys';
 import { MAX_ACTIVE_API_KEYS } from '@conductor/shared/schemas/api-keys';
+import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ApiKeyRow, generateApiKey, isApiKeyActive } from './api-key.ts';
@@ -46,9 +47,16 @@ export interface NewApiKeyRequest {
 
 /** Creates a key; the full secret is returned here once and never stored (only its hash). */
 export async function createApiKey(db: Database, userId: string, input: NewApiKeyRequest, now: number): Promise<CreatedApiKey> {
-  if ((await countActiveApiKeys(db, userId, now)) >= MAX_ACTIVE_API_KEYS) {
-    throw new AppError('conflict', `You can have at most ${MAX_ACTIVE_API_KEYS} active keys. Revoke one you no longer use.`);
-  }
+  // Counted and inserted under the account's lock: creates sent at once cannot pass the limit together.
+  return withAccountLock(db, 'api-keys', userId, async (tx) => {
+    if ((await countActiveApiKeys(tx, userId, now)) >= MAX_ACTIVE_API_KEYS) {
+      throw new AppError('conflict', `You can have at most ${MAX_ACTIVE_API_KEYS} active keys. Revoke one you no longer use.`);
+    }
+    return insertNewKey(tx, userId, input, now);
+  });
+}
+
+async function insertNewKey(db: Database, userId: string, input: NewApiKeyRequest, now: number): Promise<CreatedApiKey> {
   const { key, keyHash, masked } = generateApiKey(input.environment);
   const row = await insertApiKey(db, {
     id: `key_${randomUUID().replaceAll('-', '')}`,

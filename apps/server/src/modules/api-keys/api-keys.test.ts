@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { apiKeys } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { jsonHeaders, settableClock } from '../portal/portal-testing.ts';
 import { findApiKeyByHash, isApiKeyActive } from './api-key.ts';
-import { toApiKeyView } from './api-keys.service.ts';
+import { MAX_ACTIVE_API_KEYS } from '@conductor/shared/schemas/api-keys';
+import { createApiKey, toApiKeyView } from './api-keys.service.ts';
 
 const clock = settableClock('2026-03-15T12:00:00.000Z');
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -170,6 +171,37 @@ describe('API keys', () => {
     const refused = await call();
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.type).toBe('authentication_error');
+  });
+
+  it('allows at most 50 active keys, also when creates arrive at once', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    for (let index = 0; index < MAX_ACTIVE_API_KEYS - 1; index += 1) {
+      expect((await create(cookie, { name: `key ${index}`, environment: 'test', permissions: ['api'] })).statusCode).toBe(201);
+    }
+    expect((await create(cookie, { name: 'the 50th', environment: 'live', permissions: ['api'] })).statusCode).toBe(201);
+    const refused = await create(cookie, { name: 'the 51st', environment: 'live', permissions: ['api'] });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe('You can have at most 50 active keys. Revoke one you no longer use.');
+    expect(await list(cookie)).toHaveLength(MAX_ACTIVE_API_KEYS);
+
+    // Creates at once, straight to the service (several database connections on PostgreSQL):
+    // with one key revoked, exactly one of them gets the free place.
+    const [first] = await list(cookie);
+    await harness.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${first.id}`, headers: { cookie } });
+    // Warm connections (on PostgreSQL, a pool opens them on demand: cold, the first create finishes before the rest connect).
+    await Promise.all([1, 2, 3, 4, 5, 6].map(() => harness.app.context.database.db.execute(sql`select pg_sleep(0.05)`)));
+    const racing = await Promise.allSettled(
+      [1, 2, 3, 4, 5].map((index) =>
+        createApiKey(
+          harness.app.context.database.db,
+          user.id,
+          { name: `racing ${index}`, environment: 'live', permissions: ['api'] },
+          clock.now(),
+        ),
+      ),
+    );
+    expect(racing.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect((await list(cookie)).filter((key: { revokedAt: string | null }) => key.revokedAt === null)).toHaveLength(MAX_ACTIVE_API_KEYS);
   });
 
   it('needs a session', async () => {

@@ -63,7 +63,21 @@ export function overage(
   const applies = isPaidPlan(plan);
   if (!applies || tokensLimit === null) return { tokens: 0, costCents: 0, applies };
   const tokens = Math.max(0, tokensUsed - tokensLimit);
-  return { tokens, costCents: Math.round((tokens / 1000) * OVERAGE_USD_PER_1K_TOKENS * 100), applies };
+  return { tokens, costCents: overageCostCents(tokens), applies };
+}
+
+/** What tokens over quota cost: $0.05 per 1K, in cents. */
+export const overageCostCents = (tokens: number): number => Math.round((tokens / 1000) * OVERAGE_USD_PER_1K_TOKENS * 100);
+
+/**
+ * The calendar months a period touches up to `until` (exclusive), in order: the token quota is
+ * monthly, so a yearly period's overage is counted month by month.
+ */
+export function monthsOf(period: Period, until: number): Period[] {
+  const months: Period[] = [];
+  const last = Math.min(period.end, until);
+  for (let month = calendarMonth(period.start); month.start < last; month = calendarMonth(month.end)) months.push(month);
+  return months;
 }
 
 export interface CurrentSubscription {

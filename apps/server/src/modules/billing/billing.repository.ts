@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { invoices, subscriptions, users } from '../../db/schema/index.ts';
 
@@ -21,6 +21,38 @@ export async function saveSubscription(db: Database, row: typeof subscriptions.$
     .returning();
   if (!saved) throw new Error('upsert returned no row');
   return saved;
+}
+
+/**
+ * The account's plan, read under a row lock for the rest of the transaction: a plan change
+ * decides from the stored plan, not from the one its request's session loaded earlier (two
+ * changes sent at once would otherwise both start from the old plan and both be billed).
+ */
+export async function lockUserPlan(db: Database, userId: string): Promise<UserPlan | undefined> {
+  const [row] = await db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).for('update');
+  return row?.plan;
+}
+
+/** Tokens of a calendar month (`YYYY-MM`) already billed as overage on the account's invoices. */
+export async function overageTokensBilled(db: Database, userId: string, month: string): Promise<number> {
+  const [row] = await db
+    .execute<{ tokens: string | number | null }>(sql`
+    select coalesce(sum((line->'overage'->>'tokens')::bigint), 0) as tokens
+    from ${invoices}, jsonb_array_elements(${invoices.lines}) as line
+    where ${invoices.userId} = ${userId} and line->'overage'->>'month' = ${month}`)
+    .then((result) => result.rows);
+  return Number(row?.tokens ?? 0);
+}
+
+/** Accounts whose subscription period has ended by `now` (renewal or cancellation due), oldest first. */
+export async function subscriptionsDue(db: Database, now: number, limit: number): Promise<{ userId: string; plan: UserPlan }[]> {
+  return db
+    .select({ userId: subscriptions.userId, plan: users.plan })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(lte(subscriptions.currentPeriodEnd, new Date(now)))
+    .orderBy(subscriptions.currentPeriodEnd)
+    .limit(limit);
 }
 
 export async function setUserPlan(db: Database, userId: string, plan: UserPlan, now: number): Promise<void> {

@@ -1,25 +1,41 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { limitsForPlan, type UserPlan } from '@conductor/shared';
 import type { BillingOverview, BillingPeriod, Invoice, ProrationPreview } from '@conductor/shared/schemas/billing';
-import { sql } from 'drizzle-orm';
+import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { invalidateAccountCache } from '../../gateway/gateway.plugin.ts';
 import { AppError } from '../../lib/errors.ts';
 import { currentUsage, liveTokensInDays } from '../usage/usage.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { calendarMonth, isPaidPlan, nextPeriod, overage, periodPriceCents, planName, type Proration, prorate } from './billing-math.ts';
+import {
+  calendarMonth,
+  isPaidPlan,
+  monthsOf,
+  nextPeriod,
+  overage,
+  overageCostCents,
+  type Period,
+  periodPriceCents,
+  planName,
+  type Proration,
+  prorate,
+} from './billing-math.ts';
 import {
   findInvoiceOfUser,
   findSubscription,
   type InvoiceRow,
   insertInvoice,
   listInvoicesOfUser,
+  lockUserPlan,
+  overageTokensBilled,
   saveSubscription,
   setUserPlan,
   type SubscriptionRow,
+  subscriptionsDue,
 } from './billing.repository.ts';
 
 type BillingUser = Pick<UserRow, 'id' | 'plan'>;
+type InvoiceLine = InvoiceRow['lines'][number];
 const MAX_ROLLOVERS = 60;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -35,31 +51,28 @@ export function toInvoice(row: InvoiceRow): Invoice {
     periodEnd: row.periodEnd.toISOString(),
     amountCents: row.amountCents,
     status: row.status,
-    lines: row.lines,
+    lines: row.lines.map(({ description, amountCents }) => ({ description, amountCents })),
     createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** Serialises billing changes of one user (several instances may serve them). */
-async function withUserLock<T>(db: Database, userId: string, work: (tx: Database) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`billing:${userId}`}))`);
-    return work(tx as unknown as Database);
-  });
-}
+const withUserLock = <T>(db: Database, userId: string, work: (tx: Database) => Promise<T>) => withAccountLock(db, 'billing', userId, work);
 
 /**
  * Brings the subscription up to date: creates it on first use, follows plan changes made
  * elsewhere (onboarding), and renews finished periods (an invoice per paid renewal, with
  * the closed month's overage) or ends them when cancelled.
  */
-async function syncWithin(db: Database, user: BillingUser, now: number): Promise<SubscriptionRow> {
-  let sub = await findSubscription(db, user.id);
+async function syncWithin(db: Database, userId: string, now: number): Promise<SubscriptionRow> {
+  const storedPlan = await lockUserPlan(db, userId);
+  if (!storedPlan) throw new AppError('not_found', 'Account not found.');
+  let sub = await findSubscription(db, userId);
   const month = calendarMonth(now);
   if (!sub) {
     return saveSubscription(db, {
-      userId: user.id,
-      plan: user.plan,
+      userId,
+      plan: storedPlan,
       period: 'monthly',
       currentPeriodStart: new Date(month.start),
       currentPeriodEnd: new Date(month.end),
@@ -67,24 +80,27 @@ async function syncWithin(db: Database, user: BillingUser, now: number): Promise
       updatedAt: new Date(now),
     });
   }
-  let plan = user.plan;
+  let plan = storedPlan;
   let period: BillingPeriod = sub.period;
   let start = sub.currentPeriodStart.getTime();
   let end = sub.currentPeriodEnd.getTime();
   let cancelAtPeriodEnd = sub.cancelAtPeriodEnd;
   if (!isPaidPlan(plan)) cancelAtPeriodEnd = false;
   for (let step = 0; end <= now && step < MAX_ROLLOVERS; step += 1) {
-    if (cancelAtPeriodEnd) {
+    const closed = { start, end };
+    if (cancelAtPeriodEnd && isPaidPlan(plan)) {
+      // The last period's overage is still owed: a final invoice, dated when the period ended.
+      const lines = await overageLines(db, userId, plan, closed, closed.end);
+      if (lines.length > 0) await issueInvoice(db, userId, closed, lines, closed.end);
       plan = 'free';
-      await setUserPlan(db, user.id, 'free', now);
+      await setUserPlan(db, userId, 'free', now);
       period = 'monthly';
       ({ start, end } = month);
       cancelAtPeriodEnd = false;
       break;
     }
-    const closed = { start, end };
     const next = nextPeriod(closed, period);
-    if (isPaidPlan(plan)) await invoiceRenewal(db, user.id, plan, period, closed, next, now);
+    if (isPaidPlan(plan)) await invoiceRenewal(db, userId, plan, period, closed, next);
     ({ start, end } = next);
   }
   if (end <= now) ({ start, end } = month);
@@ -97,7 +113,7 @@ async function syncWithin(db: Database, user: BillingUser, now: number): Promise
     sub.cancelAtPeriodEnd === cancelAtPeriodEnd;
   if (!unchanged) {
     sub = await saveSubscription(db, {
-      userId: user.id,
+      userId,
       plan,
       period,
       currentPeriodStart: new Date(start),
@@ -109,43 +125,69 @@ async function syncWithin(db: Database, user: BillingUser, now: number): Promise
   return sub;
 }
 
+/**
+ * The overage of a paid plan over a period, up to `until`, as invoice lines: one per calendar
+ * month (the quota is monthly) for the tokens over quota not yet on an earlier invoice (a plan
+ * change bills the month so far; its renewal then bills only the rest).
+ */
+async function overageLines(
+  db: Database,
+  userId: string,
+  plan: 'pro' | 'enterprise',
+  period: Period,
+  until: number,
+): Promise<InvoiceLine[]> {
+  const quota = limitsForPlan(plan).tokensPerMonth;
+  if (quota === null) return [];
+  const lines: InvoiceLine[] = [];
+  for (const month of monthsOf(period, until)) {
+    const name = day(month.start).slice(0, 7);
+    const used = await liveTokensInDays(db, userId, day(month.start), day(month.end - 1));
+    const tokens = overage(plan, used, quota).tokens - (await overageTokensBilled(db, userId, name));
+    if (tokens <= 0) continue;
+    lines.push({
+      description: `Overage: ${tokens.toLocaleString('en-US')} tokens over quota in ${name}`,
+      amountCents: overageCostCents(tokens),
+      overage: { month: name, tokens },
+    });
+  }
+  return lines;
+}
+
+async function issueInvoice(db: Database, userId: string, period: Period, lines: InvoiceLine[], at: number): Promise<InvoiceRow> {
+  return insertInvoice(db, {
+    id: `inv_${randomUUID().replaceAll('-', '')}`,
+    userId,
+    number: invoiceNumber(at),
+    periodStart: new Date(period.start),
+    periodEnd: new Date(period.end),
+    amountCents: lines.reduce((sum, line) => sum + line.amountCents, 0),
+    lines,
+    // No payment processor is reachable: a charge stays open until paid; a credit note is settled by issuing it.
+    status: lines.reduce((sum, line) => sum + line.amountCents, 0) > 0 ? 'open' : 'paid',
+    createdAt: new Date(at),
+  });
+}
+
+/** A paid renewal: the next period's price and the closed period's overage, dated at the renewal. */
 async function invoiceRenewal(
   db: Database,
   userId: string,
   plan: 'pro' | 'enterprise',
   period: BillingPeriod,
-  closed: { start: number; end: number },
-  next: { start: number; end: number },
-  now: number,
+  closed: Period,
+  next: Period,
 ): Promise<void> {
   const price = periodPriceCents(plan, period);
-  const lines = [{ description: `${planName(plan)} plan (${period}), ${day(next.start)} to ${day(next.end - 1)}`, amountCents: price }];
-  if (period === 'monthly') {
-    const used = await liveTokensInDays(db, userId, day(closed.start), day(closed.end - 1));
-    const extra = overage(plan, used, limitsForPlan(plan).tokensPerMonth);
-    if (extra.costCents > 0) {
-      lines.push({
-        description: `Overage: ${extra.tokens.toLocaleString('en-US')} tokens over quota in ${day(closed.start).slice(0, 7)}`,
-        amountCents: extra.costCents,
-      });
-    }
-  }
-  await insertInvoice(db, {
-    id: `inv_${randomUUID().replaceAll('-', '')}`,
-    userId,
-    number: invoiceNumber(now),
-    periodStart: new Date(next.start),
-    periodEnd: new Date(next.end),
-    amountCents: lines.reduce((sum, line) => sum + line.amountCents, 0),
-    lines,
-    // No payment processor is reachable: a renewal stays open until paid.
-    status: 'open',
-    createdAt: new Date(now),
-  });
+  const lines: InvoiceLine[] = [
+    { description: `${planName(plan)} plan (${period}), ${day(next.start)} to ${day(next.end - 1)}`, amountCents: price },
+    ...(await overageLines(db, userId, plan, closed, closed.end)),
+  ];
+  await issueInvoice(db, userId, next, lines, next.start);
 }
 
 export async function syncSubscription(db: Database, user: BillingUser, now: number): Promise<SubscriptionRow> {
-  const sub = await withUserLock(db, user.id, (tx) => syncWithin(tx, user, now));
+  const sub = await withUserLock(db, user.id, (tx) => syncWithin(tx, user.id, now));
   // A cancellation that took effect changed the plan: the gateway's cached limits must follow (after commit).
   if (sub.plan !== user.plan) invalidateAccountCache(user.id);
   return sub;
@@ -155,7 +197,11 @@ export async function billingOverview(db: Database, user: BillingUser, now: numb
   const sub = await syncSubscription(db, user, now);
   const plan = sub.plan as UserPlan;
   const usage = await currentUsage(db, { id: user.id, plan }, now);
-  const extra = overage(plan, usage.tokensUsed, usage.tokensLimit);
+  // What the next invoice would bill: tokens over quota not already billed by a plan change this month.
+  const total = overage(plan, usage.tokensUsed, usage.tokensLimit);
+  const billed = total.tokens > 0 ? await overageTokensBilled(db, user.id, usage.monthStart.slice(0, 7)) : 0;
+  const extraTokens = Math.max(0, total.tokens - billed);
+  const extra = { ...total, tokens: extraTokens, costCents: overageCostCents(extraTokens) };
   const priceCents = periodPriceCents(plan, sub.period);
   return {
     plan,
@@ -181,23 +227,43 @@ function checkChange(sub: SubscriptionRow, toPlan: 'free' | 'pro' | 'enterprise'
   return period;
 }
 
+/**
+ * What a plan change bills now: the prorated difference, plus the overage owed so far under a
+ * paid plan being left (it would otherwise go unbilled: the new plan's renewal does not bill it).
+ */
+interface Quote {
+  period: BillingPeriod;
+  proration: Proration;
+  overage: InvoiceLine[];
+  totalCents: number;
+}
+
+async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number): Promise<Quote> {
+  const period = checkChange(sub, change.plan, change.period);
+  const current = currentOf(sub);
+  const proration = prorate(current, change.plan, period, now);
+  const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
+  const totalCents = proration.totalCents + owed.reduce((sum, line) => sum + line.amountCents, 0);
+  return { period, proration, overage: owed, totalCents };
+}
+
 function toPreview(
   sub: SubscriptionRow,
   toPlan: 'free' | 'pro' | 'enterprise',
-  toPeriod: BillingPeriod,
-  proration: Proration,
+  { period, proration, overage: owed, totalCents }: Quote,
 ): ProrationPreview {
   return {
     fromPlan: sub.plan as UserPlan,
     fromPeriod: sub.period,
     toPlan,
-    toPeriod,
+    toPeriod: period,
     creditCents: proration.creditCents,
     chargeCents: proration.chargeCents,
-    totalCents: proration.totalCents,
+    overageCents: owed.reduce((sum, line) => sum + line.amountCents, 0),
+    totalCents,
     periodStart: new Date(proration.newPeriod.start).toISOString(),
     periodEnd: new Date(proration.newPeriod.end).toISOString(),
-    lines: proration.lines,
+    lines: [...proration.lines, ...owed].map(({ description, amountCents }) => ({ description, amountCents })),
   };
 }
 
@@ -212,11 +278,10 @@ export interface PlanChange {
 
 export async function previewPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<ProrationPreview> {
   const sub = await syncSubscription(db, user, now);
-  const period = checkChange(sub, change.plan, change.period);
-  return toPreview(sub, change.plan, period, prorate(currentOf(sub), change.plan, period, now));
+  return toPreview(sub, change.plan, await quote(db, sub, change, now));
 }
 
-/** Changes plan at once; the prorated difference becomes an invoice (due) or a credit note. */
+/** Changes plan at once; the prorated difference (and overage owed) becomes an invoice (due) or a credit note. */
 export async function changePlan(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   const result = await applyPlanChange(db, user, change, now);
   // Limits follow the plan at once: drop the gateway's cached account (after the commit).
@@ -226,9 +291,8 @@ export async function changePlan(db: Database, user: BillingUser, change: PlanCh
 
 function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   return withUserLock(db, user.id, async (tx) => {
-    const sub = await syncWithin(tx, user, now);
-    const period = checkChange(sub, change.plan, change.period);
-    const proration = prorate(currentOf(sub), change.plan, period, now);
+    const sub = await syncWithin(tx, user.id, now);
+    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, now);
     await setUserPlan(tx, user.id, change.plan, now);
     await saveSubscription(tx, {
       userId: user.id,
@@ -239,26 +303,16 @@ function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, no
       cancelAtPeriodEnd: false,
       updatedAt: new Date(now),
     });
-    if (proration.totalCents === 0) return { invoice: null };
-    const row = await insertInvoice(tx, {
-      id: `inv_${randomUUID().replaceAll('-', '')}`,
-      userId: user.id,
-      number: invoiceNumber(now),
-      periodStart: new Date(Math.max(now, proration.newPeriod.start)),
-      periodEnd: new Date(proration.newPeriod.end),
-      amountCents: proration.totalCents,
-      lines: proration.lines,
-      // A charge stays open (no card on file); a credit note is settled by issuing it.
-      status: proration.totalCents > 0 ? 'open' : 'paid',
-      createdAt: new Date(now),
-    });
+    if (totalCents === 0 && owed.length === 0) return { invoice: null };
+    const billed = { start: Math.max(now, proration.newPeriod.start), end: proration.newPeriod.end };
+    const row = await issueInvoice(tx, user.id, billed, [...proration.lines, ...owed], now);
     return { invoice: toInvoice(row) };
   });
 }
 
 export async function setCancelAtPeriodEnd(db: Database, user: BillingUser, cancel: boolean, now: number): Promise<void> {
   await withUserLock(db, user.id, async (tx) => {
-    const sub = await syncWithin(tx, user, now);
+    const sub = await syncWithin(tx, user.id, now);
     if (!isPaidPlan(sub.plan as UserPlan)) throw new AppError('conflict', 'Only paid plans can be cancelled.');
     if (sub.cancelAtPeriodEnd === cancel) {
       throw new AppError('conflict', cancel ? 'Your subscription is already set to cancel.' : 'Your subscription is not set to cancel.');
@@ -276,4 +330,29 @@ export async function findInvoice(db: Database, userId: string, id: string): Pro
   const row = await findInvoiceOfUser(db, userId, id);
   if (!row) throw new AppError('not_found', 'Invoice not found.');
   return row;
+}
+
+/** How many due subscriptions one call renews or ends. */
+export const RENEWAL_BATCH = 100;
+
+/**
+ * Renews or ends the subscriptions whose period is over (a batch of them, oldest first), so a
+ * cancellation takes effect and a renewal is invoiced when its period ends, not when the account
+ * next opens Billing. Every instance may run it: the per-account lock makes a second run for the
+ * same account a no-op. Returns how many were due; one account's failure does not stop the rest.
+ */
+export async function renewDueSubscriptions(
+  db: Database,
+  now: number,
+  { onError }: { onError: (userId: string, error: unknown) => void },
+): Promise<number> {
+  const due = await subscriptionsDue(db, now, RENEWAL_BATCH);
+  for (const account of due) {
+    try {
+      await syncSubscription(db, { id: account.userId, plan: account.plan }, now);
+    } catch (error) {
+      onError(account.userId, error);
+    }
+  }
+  return due.length;
 }

@@ -10,12 +10,10 @@ import { billingQuery, invoicesQuery } from '~/features/billing/api/billing';
 import { CancelSubscription } from '~/features/billing/components/cancel-subscription';
 import { ChangePlanDialog } from '~/features/billing/components/change-plan-dialog';
 import { InvoiceTable } from '~/features/billing/components/invoice-table';
-import { formatCents, formatDate, formatNumber } from '~/lib/format';
+import { formatCents, formatLastDay, formatNumber, formatUtcDate } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Billing', 'Your plan, usage this month, invoices and payment method.', '/dashboard/billing');
-
-const lastDay = (iso: string) => formatDate(new Date(Date.parse(iso) - 1).toISOString());
 
 function Row({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
   return (
@@ -56,13 +54,13 @@ export default function BillingPage() {
                   {data.priceCents === 0 ? '$0/month' : `${formatCents(data.priceCents)}/${data.period === 'monthly' ? 'month' : 'year'}`}
                 </p>
               </div>
-              {data.cancelAtPeriodEnd && <Badge tone="warning">Cancels {lastDay(data.currentPeriodEnd)}</Badge>}
+              {data.cancelAtPeriodEnd && <Badge tone="warning">Cancels {formatLastDay(data.currentPeriodEnd)}</Badge>}
             </div>
             <dl className="mt-4 divide-y divide-border">
-              <Row label="Billing period" value={`${formatDate(data.currentPeriodStart)} – ${lastDay(data.currentPeriodEnd)}`} />
+              <Row label="Billing period" value={`${formatUtcDate(data.currentPeriodStart)} – ${formatLastDay(data.currentPeriodEnd)}`} />
               <Row
                 label={data.cancelAtPeriodEnd ? 'Plan ends' : 'Next billing date'}
-                value={formatDate(data.nextBillingDate)}
+                value={formatUtcDate(data.nextBillingDate)}
                 testId="next-billing-date"
               />
             </dl>

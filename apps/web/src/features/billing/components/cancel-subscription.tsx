@@ -3,10 +3,8 @@ import { useState } from 'react';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
-import { formatDate } from '~/lib/format';
+import { formatLastDay } from '~/lib/format';
 import { useCancelSubscription, useResumeSubscription } from '../api/billing';
-
-const lastDay = (iso: string) => formatDate(new Date(Date.parse(iso) - 1).toISOString());
 
 /** Cancel at period end (with confirmation), or undo a pending cancellation. */
 export function CancelSubscription({ billing }: { billing: BillingOverview }) {
@@ -40,7 +38,7 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
         <DialogHeader>
           <DialogTitle>Cancel your {billing.planName} subscription?</DialogTitle>
           <DialogDescription>
-            You keep {billing.planName} until {lastDay(billing.currentPeriodEnd)}, then move to the Free plan. You can resume any time
+            You keep {billing.planName} until {formatLastDay(billing.currentPeriodEnd)}, then move to the Free plan. You can resume any time
             before then.
           </DialogDescription>
         </DialogHeader>
@@ -54,7 +52,7 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
             onClick={async () => {
               try {
                 await cancel.mutateAsync();
-                toast.success(`Subscription cancelled. ${billing.planName} stays active until ${lastDay(billing.currentPeriodEnd)}.`);
+                toast.success(`Subscription cancelled. ${billing.planName} stays active until ${formatLastDay(billing.currentPeriodEnd)}.`);
                 setOpen(false);
               } catch (error) {
                 toast.error(error instanceof Error ? error.message : 'Could not cancel the subscription.');

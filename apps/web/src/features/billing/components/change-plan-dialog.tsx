@@ -6,7 +6,7 @@ import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';
-import { formatCents, formatDate } from '~/lib/format';
+import { formatCents, formatLastDay } from '~/lib/format';
 import { previewPlanChange, useChangePlan } from '../api/billing';
 
 function priceLabel(planId: PlanId, period: BillingPeriod): string {
@@ -32,7 +32,7 @@ function ProrationSummary({ preview }: { preview: ProrationPreview }) {
         <span className="tabular-nums">{formatCents(Math.abs(preview.totalCents))}</span>
       </div>
       <p className="text-xs text-muted-foreground">
-        Takes effect immediately. Your period runs to {formatDate(new Date(Date.parse(preview.periodEnd) - 1).toISOString())}.
+        Takes effect immediately. Your period runs to {formatLastDay(preview.periodEnd)}.
         {preview.totalCents > 0 && ' With no card on file, the invoice stays open until paid.'}
       </p>
     </div>

@@ -1,0 +1,142 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { invoices, users } from '../../db/schema/index.ts';
+import { createSession, SESSION_COOKIE } from '../auth/session.service.ts';
+import { jsonHeaders, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { recordUsageEvents } from '../usage/usage.writer.ts';
+import { renewDueSubscriptions } from './billing.service.ts';
+
+/** Renewals, cancellations and overage that take effect without anyone opening Billing, and plan changes sent at once. */
+describe('billing: periods that end on their own, and overage that is always billed once', () => {
+  const clock = settableClock('2026-03-16T00:00:00.000Z');
+  let harness: TestApp;
+
+  beforeEach(async () => {
+    clock.set('2026-03-16T00:00:00.000Z');
+    harness = await createTestApp({}, { clock });
+  });
+  afterEach(async () => harness.close());
+
+  const db = () => harness.app.context.database.db;
+  const get = (url: string, cookie: string) => harness.app.inject({ method: 'GET', url, headers: { cookie } });
+  const post = (url: string, cookie: string, payload: unknown = {}) =>
+    harness.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload: JSON.stringify(payload) });
+  const sessionFor = async (userId: string) =>
+    `${SESSION_COOKIE}=${(await createSession(db(), userId, { remember: false, now: clock.now() })).token}`;
+  const planOf = async (userId: string) => (await db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)))[0]?.plan;
+  const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId)).orderBy(invoices.createdAt);
+  const failures: unknown[] = [];
+  const sweep = () => renewDueSubscriptions(db(), clock.now(), { onError: (_userId, error) => failures.push(error) });
+
+  it('a cancellation takes effect when the period ends, with a final invoice for that month’s overage, without a visit to Billing', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    await post('/api/v1/billing/cancel', cookie);
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 900_000, completionTokens: 400_000 })]);
+    const before = (await invoicesOf(user.id)).length;
+
+    clock.set('2026-03-31T23:59:00.000Z');
+    expect(await sweep()).toBe(0);
+    expect(await planOf(user.id)).toBe('pro');
+
+    clock.set('2026-04-01T00:01:00.000Z');
+    expect(await sweep()).toBe(1);
+    expect(failures).toEqual([]);
+    expect(await planOf(user.id)).toBe('free');
+    const added = (await invoicesOf(user.id)).slice(before);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({
+      amountCents: 1500,
+      status: 'open',
+      periodStart: new Date('2026-03-01T00:00:00.000Z'),
+      periodEnd: new Date('2026-04-01T00:00:00.000Z'),
+      createdAt: new Date('2026-04-01T00:00:00.000Z'),
+    });
+    expect(added[0]?.number).toMatch(/^INV-202604-/);
+    // What the account sees: the Free plan, and the final invoice's line.
+    const later = await sessionFor(user.id);
+    expect((await get('/api/v1/billing', later)).json()).toMatchObject({ plan: 'free', cancelAtPeriodEnd: false });
+    const listed = (await get('/api/v1/billing/invoices', later)).json().invoices;
+    expect(listed[0].lines).toEqual([{ description: 'Overage: 300,000 tokens over quota in 2026-03', amountCents: 1500 }]);
+    // Nothing more is due; a second sweep (another instance) changes nothing.
+    expect(await sweep()).toBe(0);
+    expect(await invoicesOf(user.id)).toHaveLength(before + 1);
+  });
+
+  it('a renewal is invoiced when its period ends, dated at the renewal, once', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    const before = (await invoicesOf(user.id)).length;
+    clock.set('2026-05-02T08:00:00.000Z');
+    expect(await sweep()).toBe(1);
+    const added = (await invoicesOf(user.id)).slice(before);
+    expect(added.map((row) => [row.createdAt.toISOString(), row.number.slice(0, 10), row.amountCents])).toEqual([
+      ['2026-04-01T00:00:00.000Z', 'INV-202604', 2900],
+      ['2026-05-01T00:00:00.000Z', 'INV-202605', 2900],
+    ]);
+    expect(await sweep()).toBe(0);
+    expect(await planOf(user.id)).toBe('pro');
+  });
+
+  it('the server sweeps on its own: the plan ends without any request', async () => {
+    await harness.close();
+    harness = await createTestApp({}, { clock, billingSweepMs: 20 });
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    await post('/api/v1/billing/cancel', cookie);
+    clock.set('2026-04-01T00:00:01.000Z');
+    await expect.poll(() => planOf(user.id), { timeout: 5_000 }).toBe('free');
+  });
+
+  it('leaving Pro bills the overage so far, the preview says so, and a return to Pro in the same month bills only the rest', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-16T10:00:00Z', { promptTokens: 1_000_000, completionTokens: 200_000 })]);
+
+    const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'enterprise' })).json();
+    expect(preview).toMatchObject({ chargeCents: 10271, creditCents: 1497, overageCents: 1000, totalCents: 9774 });
+    expect(preview.lines).toContainEqual({ description: 'Overage: 200,000 tokens over quota in 2026-03', amountCents: 1000 });
+    const up = (await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' })).json();
+    expect(up.invoice).toMatchObject({ amountCents: 9774, lines: preview.lines });
+
+    // Back to Pro; more tokens; at renewal only the tokens not yet billed are.
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    expect((await get('/api/v1/billing', cookie)).json().overage).toEqual({ tokens: 0, costCents: 0, applies: true });
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-17T10:00:00Z', { promptTokens: 100_000, completionTokens: 0 })]);
+    expect((await get('/api/v1/billing', cookie)).json().overage).toEqual({ tokens: 100_000, costCents: 500, applies: true });
+    clock.set('2026-04-01T00:00:00.000Z');
+    await sweep();
+    const renewal = (await invoicesOf(user.id)).at(-1);
+    expect(renewal?.lines.map(({ description, amountCents }) => ({ description, amountCents }))).toEqual([
+      { description: 'Pro plan (monthly), 2026-04-01 to 2026-04-30', amountCents: 2900 },
+      { description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 },
+    ]);
+  });
+
+  it('a yearly plan’s overage is billed month by month of its year, at the change that ends it', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', period: 'yearly' });
+    await recordUsageEvents(db(), [
+      usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 1_100_000, completionTokens: 0 }),
+      usageEvent(user.id, '2026-04-20T10:00:00Z', { promptTokens: 1_000_000, completionTokens: 20_000 }),
+    ]);
+    clock.set('2026-05-10T00:00:00.000Z');
+    const later = await sessionFor(user.id);
+    const { invoice } = (await post('/api/v1/billing/change-plan', later, { plan: 'free' })).json();
+    expect(invoice.lines.filter((line: { description: string }) => line.description.startsWith('Overage'))).toEqual([
+      { description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 },
+      { description: 'Overage: 20,000 tokens over quota in 2026-04', amountCents: 100 },
+    ]);
+  });
+
+  it('two plan changes sent at once bill once: the second finds the plan already changed', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    const before = (await invoicesOf(user.id)).length;
+    const responses = await Promise.all([1, 2, 3].map(() => post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' })));
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await invoicesOf(user.id)).toHaveLength(before + 1);
+    expect(await planOf(user.id)).toBe('enterprise');
+  });
+});
