@@ -42,9 +42,11 @@ test.describe('route table', () => {
   }
 
   test('unknown paths redirect to /', async ({ page }) => {
-    await page.goto('/no/such/page');
-    await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/One API for every LLM/);
+    for (const path of ['/no/such/page', '/pricing.html']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(/One API for every LLM/);
+    }
   });
 
   test('an unknown docs section shows the introduction', async ({ page }) => {

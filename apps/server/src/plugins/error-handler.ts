@@ -108,6 +108,20 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, view: Er
   return reply.send({ error: { code: view.code, message: view.message, ...(view.fields ? { fields: view.fields } : {}) } });
 }
 
+/** The address is not valid: it has a malformed percent-encoding. */
+export const MALFORMED_URL = 'The address is not valid: it has a malformed percent-encoding.';
+
+/**
+ * Fastify's refusals before any route runs (`frameworkErrors`: a malformed percent-encoding in
+ * the path), in the product's envelope (the OpenAI one under /v1) rather than the framework's.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(request, reply, { statusCode: 400, code: 'bad_request', message: MALFORMED_URL });
+  const view = describe(error);
+  if (view.statusCode >= 500) request.log.error({ err: error }, 'request failed before routing');
+  return sendError(request, reply, view);
+}
+
 /** One error handler: client errors are explained, server errors are logged and hidden. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {

@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { MALFORMED_URL } from './error-handler.ts';
 import { withWaitlistMeta } from '../modules/public-site/landing-meta.ts';
 import { contentSecurityPolicyFor } from './security-headers.ts';
 
@@ -73,7 +74,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const pathname = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    const pathname = decodedPath(request.url);
     if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix)) || pathname === '/api' || pathname === '/v1') {
       throw new AppError('not_found', `No route for ${request.method} ${pathname}`);
     }
@@ -84,13 +85,27 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     if (stat?.isFile() && !relative.endsWith('.html')) return reply.sendFile(relative);
     const indexFile = path.join(target, 'index.html');
     if (safeStat(indexFile)?.isFile()) return sendHtml(request, reply, indexFile);
-    if (path.extname(relative) !== '' || relative.startsWith('assets')) {
+    // A missing file is a 404 (a browser asking for an image or a script must not get a page);
+    // a missing page, `.html` included, gets the app, which sends unknown paths to /.
+    if ((path.extname(relative) !== '' && !PAGE_EXTENSION.test(relative)) || relative.startsWith('assets')) {
       throw new AppError('not_found', 'Not found');
     }
     return sendHtml(request, reply, path.join(root, SPA_FALLBACK));
   };
 
   app.get('/*', { schema: { hide: true } }, handler);
+}
+
+const PAGE_EXTENSION = /\.html?$/i;
+
+/** The request's path, percent-decoded; a malformed escape (`/%`, `/%E0%A4%A`) is the client's error. */
+function decodedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '/';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('bad_request', MALFORMED_URL);
+  }
 }
 
 function safeStat(file: string) {
