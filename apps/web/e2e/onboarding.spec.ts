@@ -1,4 +1,5 @@
 import { MESSAGES } from '@conductor/shared';
+import { expectToast } from './auth-helpers';
 import { allowFailedStatuses, horizontalOverflow, registerUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 
@@ -78,9 +79,58 @@ test.describe('onboarding wizard', () => {
 
     await page.getByRole('button', { name: 'Go to Dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Byo-keys');
+    await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Bring Your Own Keys');
     await page.goto('/dashboard/settings');
     await expect(page.getByTestId('provider-openai')).toContainText(masked(VALID.openai));
+  });
+
+  test('a finished onboarding is not offered again: Back and /onboarding lead to the dashboard', async ({ page }) => {
+    await registerUser(page, 'Ada Lovelace');
+    await page.goto('/home');
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Hosted Service/ }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'You are all set' })).toBeFocused();
+    await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Ada' })).toBeVisible();
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goto('/onboarding');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Ada' })).toBeVisible();
+  });
+
+  test('a wizard left open after onboarding finished elsewhere shows why keys cannot be saved', async ({ page, consoleErrors }) => {
+    await registerUser(page);
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Add your provider keys' })).toBeFocused();
+    expect((await page.request.post('/api/v1/onboarding/complete', { data: { mode: 'hosted' } })).status()).toBe(200);
+    await page.getByLabel(LABELS.mistral, { exact: true }).fill(VALID.mistral);
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expectToast(page, /Onboarding is finished: manage your provider keys in Settings/);
+    await expect(page.getByText(MESSAGES.onboarding.keysFailed)).toHaveCount(0);
+    allowFailedStatuses(consoleErrors, [409]);
+  });
+
+  test('keys saved, then Back and Hosted Service: finishing honours Hosted (plan Free, no keys kept)', async ({ page }) => {
+    await registerUser(page, 'Alan Turing');
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
+    await page.getByLabel(LABELS.openai, { exact: true }).fill(VALID.openai);
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 3 of 3');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: /Hosted Service/ }).click();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 2 of 2');
+    await expect(page.getByText(/Conductor routes your requests with its own provider keys/)).toContainText('You are on the Free plan');
+    await expect(page.getByText(/removes the provider keys you saved/)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Free');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByTestId('provider-openai')).toContainText('Not set');
   });
 
   test('a failed save shows the spec’s failure toast', async ({ page, consoleErrors }) => {

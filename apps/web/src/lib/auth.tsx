@@ -176,6 +176,8 @@ export function useAuth(): AuthState {
   return useContext(AuthContext);
 }
 
+/** The plan as users read it: capitalised (spec), and byo-keys by its product name. */
 export function planLabel(plan: PublicUser['plan']): string {
+  if (plan === 'byo-keys') return 'Bring Your Own Keys';
   return plan.charAt(0).toUpperCase() + plan.slice(1);
 }

@@ -52,11 +52,28 @@ export async function saveOnboardingKeys(
   return publicUser(db, userId, now);
 }
 
-/** Finishes onboarding. Hosted keeps the plan; bring-your-own-keys needs a saved key. */
+/**
+ * Finishes onboarding (once; a repeat call changes nothing). Bring-your-own-keys needs a saved key.
+ * Hosted keeps the plan the account came in with: before onboarding ends, byo-keys can only come
+ * from the keys step (and only from free), so a user who saved keys, went back and chose Hosted
+ * has that save undone (keys removed, plan free) and is served by Conductor's keys as the wizard says.
+ */
 export async function completeOnboarding(db: Database, userId: string, mode: OnboardingMode, now: number): Promise<PublicUser> {
+  const user = await findUserById(db, userId);
+  if (!user) throw new AppError('not_found', 'Account not found.');
+  if (user.onboardingCompleted) return toPublicUser(db, user, now);
   if (mode === 'byo-keys' && (await listProviderKeySummaries(db, userId)).length === 0) {
     throw new AppError('bad_request', 'Save at least one provider key before finishing, or choose Hosted Service.');
   }
-  await updateUser(db, userId, { onboardingCompleted: true });
+  if (mode === 'hosted' && user.plan === 'byo-keys') {
+    await db.transaction(async (tx) => {
+      const scoped = tx as unknown as Database;
+      await deleteAllProviderKeys(scoped, userId);
+      await updateUser(scoped, userId, { plan: 'free', onboardingCompleted: true });
+    });
+    invalidateAccountCache(userId);
+  } else {
+    await updateUser(db, userId, { onboardingCompleted: true });
+  }
   return publicUser(db, userId, now);
 }

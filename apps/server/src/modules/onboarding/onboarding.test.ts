@@ -132,6 +132,25 @@ describe('onboarding', () => {
     expect(session.json().user.onboardingCompleted).toBe(true);
   });
 
+  it('honours Hosted chosen after a keys save: the save is undone (keys removed, plan free)', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { onboardingCompleted: false, plan: 'free' });
+    expect((await saveKeys(cookie, { openai: KEYS.openai })).json().user.plan).toBe('byo-keys');
+    const response = await complete(cookie, { mode: 'hosted' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user).toMatchObject({ onboardingCompleted: true, plan: 'free', apiKeys: [] });
+    expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id))).toHaveLength(0);
+  });
+
+  it('finishes once: a later call changes neither the plan nor the keys', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { onboardingCompleted: false });
+    await saveKeys(cookie, { openai: KEYS.openai });
+    expect((await complete(cookie, { mode: 'byo-keys' })).statusCode).toBe(200);
+    const again = await complete(cookie, { mode: 'hosted' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().user).toMatchObject({ onboardingCompleted: true, plan: 'byo-keys' });
+    expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id))).toHaveLength(1);
+  });
+
   it('keeps users apart and refuses bad input', async () => {
     const alice = await createUserWithSession(harness.app, { onboardingCompleted: false });
     const bob = await createUserWithSession(harness.app, { onboardingCompleted: false });

@@ -43,7 +43,8 @@ export default function Register() {
               SSO/OIDC
             </Tab>
           </TabList>
-          <TabPanel value="email" className="mt-6 focus-visible:outline-none">
+          {/* Kept mounted: a look at the SSO tab must not erase what was typed here. */}
+          <TabPanel value="email" keepMounted className="mt-6 focus-visible:outline-none">
             <RegisterForm />
           </TabPanel>
           <TabPanel value="oidc" className="mt-6 focus-visible:outline-none">

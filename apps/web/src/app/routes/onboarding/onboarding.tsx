@@ -1,3 +1,4 @@
+import { redirect } from 'react-router';
 import { AuthCard } from '~/components/layouts/auth-card';
 import { Logo } from '~/components/ui/logo';
 import { OnboardingWizard } from '~/features/onboarding/components/onboarding-wizard';
@@ -8,8 +9,11 @@ import type { Route } from './+types/onboarding';
 
 export const meta = () => pageMeta('Get started', 'Set up your Conductor account.', '/onboarding');
 
+/** Signed-in users only; a finished onboarding is not offered again (its keys step would only answer 409). */
 export async function clientLoader() {
-  return { user: await requireUser() };
+  const user = await requireUser();
+  if (user.onboardingCompleted) throw redirect('/dashboard');
+  return { user };
 }
 
 export default function Onboarding({ loaderData }: Route.ComponentProps) {

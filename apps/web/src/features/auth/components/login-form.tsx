@@ -18,6 +18,19 @@ import { PasswordInput } from './password-input';
 /** The shared schema (and zod with it) loads when the form is first used, not with the page. */
 const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.LoginRequest);
 const DEFAULT_VALUES = { email: '', password: '', remember: false };
+const NETWORK_FAILURE = 'Could not reach Conductor. Check your connection and try again.';
+
+/**
+ * Throttled sign-ins say how long to wait, and a request that never got an answer (status 0) says
+ * so rather than blaming the credentials; every other failure stays the spec's neutral message.
+ */
+function failureMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return MESSAGES.login.failure;
+  if (error.status === 429) return error.message;
+  // The time-out message is the client's own; a network failure's is the browser's ("Failed to fetch"), so ours instead.
+  if (error.status === 0) return error.code === 'timeout' ? error.message : NETWORK_FAILURE;
+  return MESSAGES.login.failure;
+}
 
 export function LoginForm() {
   const navigate = useNavigate();
@@ -33,9 +46,10 @@ export function LoginForm() {
       // The dashboard sends a user who has not finished onboarding there first.
       navigate('/dashboard');
     } catch (error) {
+      // Ready for another try: the password is what most often needs retyping.
+      form.setFocus('password');
       if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
-      // Throttled sign-ins say how long to wait; every other failure stays the spec's neutral message.
-      toast.error(error instanceof ApiError && error.status === 429 ? error.message : MESSAGES.login.failure);
+      toast.error(failureMessage(error));
     }
   });
 

@@ -1,6 +1,6 @@
 import { SSO_PROVIDER_IDS, SSO_PROVIDER_NAMES, type SsoProviderId, type SsoProviderOption } from '@conductor/shared/schemas/sso';
 import { Loader2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { buttonClasses } from '~/components/ui/button';
 import { usePublicQuery } from '~/lib/public-query';
 import { providersQueryOptions } from '../api/sso';
@@ -20,6 +20,15 @@ export function SsoProviders() {
   const providers = usePublicQuery(providersQueryOptions);
   const [pending, setPending] = useState<SsoProviderId | null>(null);
   const list = providers.data?.providers ?? PLACEHOLDERS;
+
+  // Back from the provider may restore this page from the back/forward cache, frozen mid-redirect: start afresh.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setPending(null);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
 
   const start = async (provider: SsoProviderOption) => {
     setPending(provider.id);

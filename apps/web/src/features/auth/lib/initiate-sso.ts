@@ -1,4 +1,5 @@
 import { MESSAGES, TIMEOUTS_MS } from '@conductor/shared';
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import type { SsoProviderOption } from '@conductor/shared/schemas/sso';
 import { toast } from '~/lib/toast';
 import { startSso } from '../api/sso';
@@ -14,8 +15,12 @@ const REDIRECT_DELAY_MS = 1_000;
  * answers the provider's authorization URL; the browser goes there after the toast.
  */
 export async function initiateSso(provider: SsoProviderOption): Promise<void> {
+  if (!canUsePkce()) {
+    // Trying again will not help: say what will (plain http on a host other than localhost has no Web Crypto digest).
+    toast.error(MESSAGES.oidc.startFailure, { description: AUTH_COPY.ssoInsecureContext });
+    throw new Error(MESSAGES.oidc.startFailureCause);
+  }
   try {
-    if (!canUsePkce()) throw new Error(MESSAGES.oidc.startFailureCause);
     const state = randomValue(32);
     const nonce = randomValue(32);
     const codeVerifier = randomValue(48);

@@ -1,6 +1,7 @@
+import type { PublicUser } from '@conductor/shared';
 import type { OnboardingMode } from '@conductor/shared/schemas/onboarding';
 import { CheckCircle2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
@@ -17,6 +18,12 @@ const TITLES: Record<string, string> = {
   'byo-summary': 'Your keys are configured',
 };
 
+/**
+ * Finishing with Hosted undoes a keys save made earlier in the wizard (the server removes those keys,
+ * and byo-keys, only ever reached from free here, goes back to free): the hosted view shows that plan.
+ */
+const hostedPlan = (plan: PublicUser['plan']): PublicUser['plan'] => (plan === 'byo-keys' ? 'free' : plan);
+
 /** Hosted: 2 steps. Bring your own keys: 3 steps (choose, keys, summary). Back returns to step 1. */
 export function OnboardingWizard() {
   const { user } = useAuth();
@@ -27,11 +34,22 @@ export function OnboardingWizard() {
   const total = mode === 'byo-keys' ? 3 : 2;
   const view = step === 1 ? 'choose' : mode === 'hosted' ? 'hosted-done' : step === 2 ? 'byo-keys' : 'byo-summary';
   const back = () => setStep(1);
+  const savedKeys = user?.plan === 'byo-keys' && user.apiKeys.length > 0;
+
+  // The button that changed the step is gone: keyboard and screen-reader users continue from the new step's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    heading.current?.focus();
+  }, [view]);
 
   const finish = async (finishedMode: OnboardingMode) => {
     try {
       await complete.mutateAsync(finishedMode);
-      navigate('/dashboard');
+      // Replace: Back must not return to a finished wizard.
+      navigate('/dashboard', { replace: true });
     } catch (error) {
       toast.error(error instanceof Error ? error.message : 'Could not finish onboarding. Please try again.');
     }
@@ -55,7 +73,9 @@ export function OnboardingWizard() {
             <span key={index} className={`h-1.5 flex-1 rounded-full ${index < step ? 'bg-primary' : 'bg-muted'}`} />
           ))}
         </div>
-        <h2 className="mt-4 text-lg font-semibold">{TITLES[view]}</h2>
+        <h2 ref={heading} tabIndex={-1} className="mt-4 text-lg font-semibold outline-none">
+          {TITLES[view]}
+        </h2>
       </div>
 
       {view === 'choose' && (
@@ -73,10 +93,15 @@ export function OnboardingWizard() {
             <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-success" aria-hidden="true" />
             <p className="text-sm">
               Conductor routes your requests with its own provider keys. You are on the{' '}
-              <strong>{user ? planLabel(user.plan) : 'Free'}</strong> plan; create an API key on the dashboard and call{' '}
+              <strong>{user ? planLabel(hostedPlan(user.plan)) : 'Free'}</strong> plan; create an API key on the dashboard and call{' '}
               <code className="font-mono">/v1/chat/completions</code>.
             </p>
           </div>
+          {savedKeys && (
+            <p className="text-sm text-muted-foreground">
+              Finishing with Hosted Service removes the provider keys you saved a moment ago. You can add keys later in Settings.
+            </p>
+          )}
           <div className="flex flex-wrap justify-between gap-2">
             <Button variant="secondary" onClick={back}>
               Back

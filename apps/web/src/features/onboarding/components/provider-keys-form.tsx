@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
+import { ApiError } from '~/lib/api-client';
 import { useSaveOnboardingKeys } from '../api/onboarding';
 
 const PLACEHOLDERS: Record<ProviderId, string> = {
@@ -56,8 +57,9 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
       await save.mutateAsync(keys);
       toast.success(MESSAGES.onboarding.keysSaved);
       onSaved();
-    } catch {
-      toast.error(MESSAGES.onboarding.keysFailed);
+    } catch (error) {
+      // A 409 says why keys cannot be saved here (onboarding finished, or a paid plan) and where to go instead.
+      toast.error(error instanceof ApiError && error.status === 409 ? error.message : MESSAGES.onboarding.keysFailed);
     }
   });
 
