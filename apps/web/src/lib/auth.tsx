@@ -1,4 +1,5 @@
 import type { PublicUser, SessionResponse } from '@conductor/shared';
+import { BYO_KEYS_PLAN_NAME } from '@conductor/shared/constants/plans';
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from './toast';
@@ -178,6 +179,6 @@ export function useAuth(): AuthState {
 
 /** The plan as users read it: capitalised (spec), and byo-keys by its product name. */
 export function planLabel(plan: PublicUser['plan']): string {
-  if (plan === 'byo-keys') return 'Bring Your Own Keys';
+  if (plan === 'byo-keys') return BYO_KEYS_PLAN_NAME;
   return plan.charAt(0).toUpperCase() + plan.slice(1);
 }

@@ -71,6 +71,14 @@ export function planById(id: PlanId): Plan {
   return plan;
 }
 
+/** The bring-your-own-keys plan's name (it has no pricing card of its own). */
+export const BYO_KEYS_PLAN_NAME = 'Bring Your Own Keys';
+
+/** A plan's name as invoices and limit messages say it: the pricing card's, or bring-your-own-keys'. */
+export function planName(plan: UserPlan): string {
+  return plan === 'byo-keys' ? BYO_KEYS_PLAN_NAME : planById(plan).name;
+}
+
 /** The yearly display is the yearly price divided by 12, rounded down. */
 export function monthlyDisplayPrice(plan: Plan, period: 'monthly' | 'yearly'): number {
   return period === 'monthly' ? plan.price.monthly : Math.floor(plan.price.yearly / 12);

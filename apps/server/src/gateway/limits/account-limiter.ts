@@ -1,4 +1,4 @@
-import { limitsForPlan, PLANS, USER_PLANS, type UserPlan } from '@conductor/shared';
+import { limitsForPlan, planName, USER_PLANS, type UserPlan } from '@conductor/shared';
 import { GatewayError } from '../gateway-error.ts';
 import type { AdmitResult, LimitStore, QuotaRequest, Reservation } from './limit-store.ts';
 
@@ -35,11 +35,6 @@ const PLAN_LIMITS = Object.fromEntries(USER_PLANS.map((plan) => [plan, limitsFor
   UserPlan,
   ReturnType<typeof limitsForPlan>
 >;
-
-export function planName(plan: UserPlan): string {
-  if (plan === 'byo-keys') return 'Bring Your Own Keys';
-  return PLANS.find((candidate) => candidate.id === plan)?.name ?? plan;
-}
 
 /** `YYYY-MM` of a UTC instant and the instant the month ends. */
 export function monthOf(now: number): { month: string; endsAt: number } {

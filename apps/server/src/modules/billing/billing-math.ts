@@ -1,4 +1,4 @@
-import { OVERAGE_USD_PER_1K_TOKENS, type PlanId, planById, type UserPlan } from '@conductor/shared';
+import { OVERAGE_USD_PER_1K_TOKENS, type PlanId, planById, planName, type UserPlan } from '@conductor/shared';
 import type { BillingPeriod } from '@conductor/shared/schemas/billing';
 
 /** Pure billing arithmetic: periods, prices, proration and overage. All money in cents, time in ms. */
@@ -44,9 +44,7 @@ export function periodPriceCents(plan: UserPlan, period: BillingPeriod): number 
   return Math.round((period === 'monthly' ? price.monthly : price.yearly) * 100);
 }
 
-export function planName(plan: UserPlan): string {
-  return plan === 'byo-keys' ? 'Bring Your Own Keys' : planById(plan).name;
-}
+export { planName };
 
 /** The unused fraction of a period at `now`, between 0 and 1. */
 export function remainingFraction(period: Period, now: number): number {

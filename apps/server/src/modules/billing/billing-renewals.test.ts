@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { invoices, users } from '../../db/schema/index.ts';
-import { createSession, SESSION_COOKIE } from '../auth/session.service.ts';
-import { jsonHeaders, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { renewDueSubscriptions } from './billing.service.ts';
 
@@ -19,11 +18,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   afterEach(async () => harness.close());
 
   const db = () => harness.app.context.database.db;
-  const get = (url: string, cookie: string) => harness.app.inject({ method: 'GET', url, headers: { cookie } });
-  const post = (url: string, cookie: string, payload: unknown = {}) =>
-    harness.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload: JSON.stringify(payload) });
-  const sessionFor = async (userId: string) =>
-    `${SESSION_COOKIE}=${(await createSession(db(), userId, { remember: false, now: clock.now() })).token}`;
+  const { get, post, sessionFor } = portalClient(() => harness.app, clock);
   const planOf = async (userId: string) => (await db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)))[0]?.plan;
   const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId)).orderBy(invoices.createdAt);
   const failures: unknown[] = [];

@@ -155,16 +155,17 @@ async function overageLines(
 }
 
 async function issueInvoice(db: Database, userId: string, period: Period, lines: InvoiceLine[], at: number): Promise<InvoiceRow> {
+  const amountCents = lines.reduce((sum, line) => sum + line.amountCents, 0);
   return insertInvoice(db, {
     id: `inv_${randomUUID().replaceAll('-', '')}`,
     userId,
     number: invoiceNumber(at),
     periodStart: new Date(period.start),
     periodEnd: new Date(period.end),
-    amountCents: lines.reduce((sum, line) => sum + line.amountCents, 0),
+    amountCents,
     lines,
     // No payment processor is reachable: a charge stays open until paid; a credit note is settled by issuing it.
-    status: lines.reduce((sum, line) => sum + line.amountCents, 0) > 0 ? 'open' : 'paid',
+    status: amountCents > 0 ? 'open' : 'paid',
     createdAt: new Date(at),
   });
 }
@@ -235,6 +236,7 @@ interface Quote {
   period: BillingPeriod;
   proration: Proration;
   overage: InvoiceLine[];
+  overageCents: number;
   totalCents: number;
 }
 
@@ -243,14 +245,14 @@ async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now
   const current = currentOf(sub);
   const proration = prorate(current, change.plan, period, now);
   const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
-  const totalCents = proration.totalCents + owed.reduce((sum, line) => sum + line.amountCents, 0);
-  return { period, proration, overage: owed, totalCents };
+  const overageCents = owed.reduce((sum, line) => sum + line.amountCents, 0);
+  return { period, proration, overage: owed, overageCents, totalCents: proration.totalCents + overageCents };
 }
 
 function toPreview(
   sub: SubscriptionRow,
   toPlan: 'free' | 'pro' | 'enterprise',
-  { period, proration, overage: owed, totalCents }: Quote,
+  { period, proration, overage: owed, overageCents, totalCents }: Quote,
 ): ProrationPreview {
   return {
     fromPlan: sub.plan as UserPlan,
@@ -259,7 +261,7 @@ function toPreview(
     toPeriod: period,
     creditCents: proration.creditCents,
     chargeCents: proration.chargeCents,
-    overageCents: owed.reduce((sum, line) => sum + line.amountCents, 0),
+    overageCents,
     totalCents,
     periodStart: new Date(proration.newPeriod.start).toISOString(),
     periodEnd: new Date(proration.newPeriod.end).toISOString(),

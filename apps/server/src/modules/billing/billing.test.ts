@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { users } from '../../db/schema/index.ts';
-import { createSession, SESSION_COOKIE } from '../auth/session.service.ts';
-import { jsonHeaders, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 
 const clock = settableClock('2026-03-16T00:00:00.000Z');
@@ -17,11 +16,7 @@ describe('billing', () => {
   afterAll(async () => harness.close());
 
   const db = () => harness.app.context.database.db;
-  const get = (url: string, cookie: string) => harness.app.inject({ method: 'GET', url, headers: { cookie } });
-  const post = (url: string, cookie: string, payload: unknown = {}) =>
-    harness.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload: JSON.stringify(payload) });
-  const sessionFor = async (userId: string) =>
-    `${SESSION_COOKIE}=${(await createSession(db(), userId, { remember: false, now: clock.now() })).token}`;
+  const { get, post, sessionFor } = portalClient(() => harness.app, clock);
 
   it('shows a free user’s plan, period, usage and an honest payment method', async () => {
     const { cookie } = await createUserWithSession(harness.app);

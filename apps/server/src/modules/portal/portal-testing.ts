@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createSession, SESSION_COOKIE } from '../auth/session.service.ts';
 import type { UsageEventInput } from '../usage/usage.writer.ts';
 
 /** Test support for the portal modules: a settable clock and usage-event factories. */
@@ -37,3 +39,14 @@ export function usageEvent(userId: string, at: string, overrides: Partial<UsageE
 
 /** Same-origin JSON headers for state-changing inject() calls. */
 export const jsonHeaders = (cookie: string) => ({ cookie, 'content-type': 'application/json' });
+
+/** Signed-in portal calls on `app()` (read when called: a test may rebuild its app), and new sessions at the clock's time. */
+export function portalClient(app: () => FastifyInstance, clock: { now(): number }) {
+  return {
+    get: (url: string, cookie: string) => app().inject({ method: 'GET', url, headers: { cookie } }),
+    post: (url: string, cookie: string, payload: unknown = {}) =>
+      app().inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload: JSON.stringify(payload) }),
+    sessionFor: async (userId: string) =>
+      `${SESSION_COOKIE}=${(await createSession(app().context.database.db, userId, { remember: false, now: clock.now() })).token}`,
+  };
+}
