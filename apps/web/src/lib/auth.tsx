@@ -1,5 +1,4 @@
 import type { PublicUser, SessionResponse } from '@conductor/shared';
-import { BYO_KEYS_PLAN_NAME } from '@conductor/shared/constants/plans';
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from './toast';
@@ -179,6 +178,6 @@ export function useAuth(): AuthState {
 
 /** The plan as users read it: capitalised (spec), and byo-keys by its product name. */
 export function planLabel(plan: PublicUser['plan']): string {
-  if (plan === 'byo-keys') return BYO_KEYS_PLAN_NAME;
+  if (plan === 'byo-keys') return 'Bring Your Own Keys';
   return plan.charAt(0).toUpperCase() + plan.slice(1);
 }
