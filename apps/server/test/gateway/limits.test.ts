@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { usageDaily, usageEvents } from '../../src/db/schema/index.ts';
-import { upsertProviderKey } from '../../src/modules/provider-keys/provider-keys.repository.ts';
+import { invalidateProviderKeyCache } from '../../src/gateway/gateway.plugin.ts';
+import { deleteProviderKey, upsertProviderKey } from '../../src/modules/provider-keys/provider-keys.repository.ts';
+import { currentUsage } from '../../src/modules/usage/usage.service.ts';
 import {
   addKey,
   closeFakes,
@@ -125,6 +127,48 @@ describe('plan limits (in-memory store)', () => {
     const completion = await sdk(gateway.origin, key).chat.completions.create({ model: 'gpt-4o-mini', messages });
     expect(completion.model).toBe('gpt-4o-mini');
     expect(fake(fakes, 'openai').requests.at(-1)?.apiKey).toBe('sk-byoPlanUserKey0001');
+  });
+
+  it('serves traffic on the account’s own provider key outside the quota, and meters it as own-key tokens', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    await seedUsage(gateway.app, userId, 10_000, new Date(clock.now()));
+    const db = gateway.app.context.database.db;
+    const client = sdk(gateway.origin, key);
+    const quotaRefusal = async () => {
+      const refused = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((caught: unknown) => caught);
+      expect((refused as APIError).code).toBe('quota_exceeded');
+      return (refused as APIError).message;
+    };
+    expect(await quotaRefusal()).toContain('10,000 of 10,000 tokens used this month on the Free plan');
+    await upsertProviderKey(db, gateway.app.context.secrets.encryptionKey, userId, 'openai', 'sk-freePlanOwnKey0001', clock.now());
+    invalidateProviderKeyCache(userId);
+
+    // The quota is spent, but the provider bills this traffic to the account: served, with the budget it asked for.
+    const { data: completion, response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages, max_tokens: 5_000 })
+      .withResponse();
+    expect(completion.object).toBe('chat.completion');
+    const upstream = fake(fakes, 'openai').requests.at(-1);
+    expect(upstream?.apiKey).toBe('sk-freePlanOwnKey0001');
+    expect((upstream?.body as { max_tokens?: number } | undefined)?.max_tokens).toBe(5_000);
+
+    await gateway.app.gateway.meter.flush();
+    const [event] = await db
+      .select()
+      .from(usageEvents)
+      .where(eq(usageEvents.requestId, response.headers.get('x-request-id') ?? ''));
+    expect(event?.keySource).toBe('byok');
+    const days = await db.select().from(usageDaily).where(eq(usageDaily.userId, userId));
+    expect(days.reduce((sum, day) => sum + day.ownKeyTokens, 0)).toBe(completion.usage?.total_tokens);
+    expect(await currentUsage(db, { id: userId, plan: 'free' }, clock.now())).toMatchObject({
+      tokensUsed: 10_000,
+      ownKeyTokens: completion.usage?.total_tokens,
+    });
+
+    // Without the key, the server's key would serve it: the quota applies, untouched by the own-key tokens.
+    await deleteProviderKey(db, userId, 'openai');
+    invalidateProviderKeyCache(userId);
+    expect(await quotaRefusal()).toContain('10,000 of 10,000 tokens used this month on the Free plan');
   });
 });
 

@@ -43,7 +43,8 @@ export const BillingOverview = z.object({
   /** The end of the current period. */
   nextBillingDate: z.string(),
   cancelAtPeriodEnd: z.boolean(),
-  usage: z.object({ tokensUsed: Count, tokensLimit: Count.nullable(), monthStart: z.string() }),
+  /** `tokensUsed` counts against the quota; `ownKeyTokens` were served on the account's own provider keys (no quota, no overage). */
+  usage: z.object({ tokensUsed: Count, ownKeyTokens: Count, tokensLimit: Count.nullable(), monthStart: z.string() }),
   overage: z.object({
     tokens: Count,
     costCents: Count,

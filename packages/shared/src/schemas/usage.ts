@@ -13,8 +13,10 @@ const Count = z.number().int().nonnegative();
 /** `GET /api/v1/observability/usage/current`: this month's quota, today's requests, this month's cost. */
 export const UsageCurrent = z.object({
   plan: z.enum(USER_PLANS),
-  /** Live (quota-bearing) tokens this calendar month (UTC). */
+  /** Live tokens this calendar month (UTC) that count against the quota: those served on the server's keys. */
   tokensUsed: Count,
+  /** Live tokens this month served on the account's own provider keys: metered, outside the quota and overage. */
+  ownKeyTokens: Count,
   /** Monthly token quota; null = no quota (Enterprise, bring your own keys). */
   tokensLimit: Count.nullable(),
   requestsToday: Count,

@@ -164,6 +164,12 @@ export const usageEvents = pgTable(
     statusCode: integer('status_code').notNull(),
     errorType: text('error_type'),
     streamed: boolean('streamed').notNull().default(false),
+    /**
+     * Whose provider key served the request: `byok` (the account's own: metered, but outside the
+     * plan's token quota and overage, since the provider bills the account), `hosted` (the
+     * server's), null when no upstream served it (sandbox, refused, failed).
+     */
+    keySource: text('key_source', { enum: ['byok', 'hosted'] }),
     createdAt: createdAt(),
   },
   (table) => [index('usage_events_user_time_idx').on(table.userId, table.createdAt)],
@@ -186,6 +192,8 @@ export const usageDaily = pgTable(
     completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull().default(0),
     costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
     latencyMsSum: bigint('latency_ms_sum', { mode: 'number' }).notNull().default(0),
+    /** Of the tokens above, those served on the account's own provider keys (outside the quota). */
+    ownKeyTokens: bigint('own_key_tokens', { mode: 'number' }).notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.userId, table.day, table.environment, table.provider, table.model] })],
 );

@@ -10,6 +10,11 @@ export interface AccountAdmission {
   plan: UserPlan;
   /** Test keys never consume the token quota (the rate limit still applies). */
   environment: 'live' | 'test';
+  /**
+   * Every target the request may be served by uses the account's own provider key: the provider
+   * bills the account, so the plan's token quota does not apply (the rate limit still does).
+   */
+  ownKeysOnly?: boolean;
   now: number;
   promptTokens: number;
   maxTokens: number | undefined;
@@ -63,7 +68,8 @@ export class AccountLimiter {
   /** A value when the store answers at once (the in-memory store), else a promise; refusals are rejected promises. */
   admit(input: AccountAdmission): Admitted | Promise<Admitted> {
     const limits = PLAN_LIMITS[input.plan];
-    const quotaLimit = input.environment === 'live' && THROTTLED_PLANS.has(input.plan) ? limits.tokensPerMonth : null;
+    const quotaLimit =
+      input.environment === 'live' && input.ownKeysOnly !== true && THROTTLED_PLANS.has(input.plan) ? limits.tokensPerMonth : null;
     const desired = input.promptTokens + (input.maxTokens ?? DEFAULT_COMPLETION_RESERVE);
     let quota: QuotaRequest | null = null;
     if (quotaLimit !== null) {

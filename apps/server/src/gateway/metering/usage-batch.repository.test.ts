@@ -22,6 +22,9 @@ const batch = (userId: string): UsageEventInput[] => [
   // Text COPY's CSV and the JSON form must carry as they are: separators, quotes, line breaks,
   // backslashes, the end-of-data marker, non-ASCII, and an empty string (not NULL).
   event(userId, { model: 'a,b;"c""d"\n\\.\r\ttab \\N é 😀', errorType: '', apiKeyId: '' }),
+  // Whose provider key served it: the account's own (outside the quota) or the server's.
+  event(userId, { keySource: 'byok', promptTokens: 100, completionTokens: 20 }),
+  event(userId, { keySource: 'hosted', model: 'gpt-4o-mini' }),
 ];
 
 describe('writeUsageBatch', () => {
@@ -55,6 +58,14 @@ describe('writeUsageBatch', () => {
     expect(await events(viaBatch)).toEqual(await events(viaWriter));
     expect(await daily(viaBatch)).toEqual(await daily(viaWriter));
     expect((await daily(viaBatch)).reduce((sum, row) => sum + row.requests, 0)).toBe(2 * batch(viaBatch).length);
+    // Own-key tokens are kept apart in the rollup: the one byok event's 120 tokens, twice.
+    expect((await daily(viaBatch)).reduce((sum, row) => sum + row.ownKeyTokens, 0)).toBe(240);
+    expect((await events(viaBatch)).map((row) => row.keySource).filter((source) => source !== null)).toEqual([
+      'byok',
+      'hosted',
+      'byok',
+      'hosted',
+    ]);
   });
 
   it('replaces NUL in caller-chosen text instead of failing the batch', async () => {

@@ -16,6 +16,7 @@ interface DailyRow {
   completion_tokens: number;
   cost_micros: number;
   latency_ms_sum: number;
+  own_key_tokens: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -47,13 +48,16 @@ export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
         completion_tokens: 0,
         cost_micros: 0,
         latency_ms_sum: 0,
+        own_key_tokens: 0,
       };
       rows.set(key, row);
     }
     row.requests += 1;
     row.errors += event.statusCode >= 400 ? 1 : 0;
+    const tokens = (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
     row.prompt_tokens += event.promptTokens ?? 0;
     row.completion_tokens += event.completionTokens ?? 0;
+    if (event.keySource === 'byok') row.own_key_tokens += tokens;
     row.cost_micros += event.costMicros ?? 0;
     row.latency_ms_sum += event.latencyMs ?? 0;
   }
@@ -61,7 +65,7 @@ export function rollUp(events: readonly UsageEventInput[]): DailyRow[] {
 }
 
 const EVENT_COLUMNS =
-  'request_id, user_id, api_key_id, environment, provider, model, prompt_tokens, completion_tokens, cost_micros, latency_ms, status_code, error_type, streamed, created_at';
+  'request_id, user_id, api_key_id, environment, provider, model, prompt_tokens, completion_tokens, cost_micros, latency_ms, status_code, error_type, streamed, key_source, created_at';
 
 /** NUL or a lone surrogate: text PostgreSQL cannot take (its JSON parser refuses a lone `\ud83d`). */
 const unstorable = (text: string | null | undefined): boolean => {
@@ -119,7 +123,7 @@ export function storableEvents(events: readonly UsageEventInput[]): readonly Usa
 
 /** `COPY … (format binary)`: signature, flags, header extension length. */
 const COPY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
-const EVENT_FIELDS = 14;
+const EVENT_FIELDS = 15;
 /** PostgreSQL's timestamp epoch (2000-01-01T00:00:00Z) in Unix milliseconds. */
 const POSTGRES_EPOCH_MS = 946_684_800_000;
 const TWO_TO_32 = 4_294_967_296;
@@ -133,8 +137,8 @@ const TWO_TO_32 = 4_294_967_296;
 export function eventsCopyBinary(events: readonly UsageEventInput[]): Buffer {
   let size = COPY_HEADER.length + 2;
   for (const event of events) {
-    // Fixed part: field count, 14 lengths, 4 int4, 2 int8, 1 bool; text at most 3 bytes per UTF-16 unit.
-    size += 2 + EVENT_FIELDS * 4 + 16 + 16 + 1;
+    // Fixed part: field count, 15 lengths, 4 int4, 2 int8, 1 bool, the key source (at most 6 bytes); text at most 3 bytes per UTF-16 unit.
+    size += 2 + EVENT_FIELDS * 4 + 16 + 16 + 1 + 6;
     size += 3 * (event.requestId.length + event.userId.length + (event.apiKeyId?.length ?? 0) + event.environment.length);
     size += 3 * (event.provider.length + event.model.length + (event.errorType?.length ?? 0));
   }
@@ -177,6 +181,7 @@ export function eventsCopyBinary(events: readonly UsageEventInput[]): Buffer {
     text(event.errorType);
     at = buffer.writeInt32BE(1, at);
     at = buffer.writeUInt8(event.streamed ? 1 : 0, at);
+    text(event.keySource);
     int8((event.createdAt.getTime() - POSTGRES_EPOCH_MS) * 1000);
   }
   at = buffer.writeInt16BE(-1, at);
@@ -199,23 +204,25 @@ function eventsJson(events: readonly UsageEventInput[]): string {
       status_code: event.statusCode,
       error_type: event.errorType ?? null,
       streamed: event.streamed ?? false,
+      key_source: event.keySource ?? null,
       created_at: utcTimestamp(event.createdAt),
     })),
   );
 }
 
 const UPSERT_DAILY = `
-  insert into usage_daily (user_id, day, environment, provider, model, requests, errors, prompt_tokens, completion_tokens, cost_micros, latency_ms_sum)
-  select user_id, day, environment, provider, model, requests, errors, prompt_tokens, completion_tokens, cost_micros, latency_ms_sum
+  insert into usage_daily (user_id, day, environment, provider, model, requests, errors, prompt_tokens, completion_tokens, cost_micros, latency_ms_sum, own_key_tokens)
+  select user_id, day, environment, provider, model, requests, errors, prompt_tokens, completion_tokens, cost_micros, latency_ms_sum, own_key_tokens
   from json_to_recordset($1::json) as daily(user_id text, day date, environment text, provider text, model text,
-    requests integer, errors integer, prompt_tokens bigint, completion_tokens bigint, cost_micros bigint, latency_ms_sum bigint)
+    requests integer, errors integer, prompt_tokens bigint, completion_tokens bigint, cost_micros bigint, latency_ms_sum bigint, own_key_tokens bigint)
   on conflict (user_id, day, environment, provider, model) do update set
     requests = usage_daily.requests + excluded.requests,
     errors = usage_daily.errors + excluded.errors,
     prompt_tokens = usage_daily.prompt_tokens + excluded.prompt_tokens,
     completion_tokens = usage_daily.completion_tokens + excluded.completion_tokens,
     cost_micros = usage_daily.cost_micros + excluded.cost_micros,
-    latency_ms_sum = usage_daily.latency_ms_sum + excluded.latency_ms_sum`;
+    latency_ms_sum = usage_daily.latency_ms_sum + excluded.latency_ms_sum,
+    own_key_tokens = usage_daily.own_key_tokens + excluded.own_key_tokens`;
 
 const [UPSERT_DAILY_BEFORE = '', UPSERT_DAILY_AFTER = ''] = UPSERT_DAILY.split('$1');
 
@@ -250,7 +257,7 @@ export async function writeUsageBatch(db: Database, batch: readonly UsageEventIn
       insert into usage_events (${sql.raw(EVENT_COLUMNS)})
       select ${sql.raw(EVENT_COLUMNS)}
       from json_to_recordset(${eventRows}::json) as event(request_id text, user_id text, api_key_id text, environment text, provider text, model text,
-        prompt_tokens integer, completion_tokens integer, cost_micros bigint, latency_ms integer, status_code integer, error_type text, streamed boolean, created_at timestamptz)
+        prompt_tokens integer, completion_tokens integer, cost_micros bigint, latency_ms integer, status_code integer, error_type text, streamed boolean, key_source text, created_at timestamptz)
     `);
     await tx.execute(sql`${sql.raw(UPSERT_DAILY_BEFORE)}${dailyRows}${sql.raw(UPSERT_DAILY_AFTER)}`);
   });

@@ -36,6 +36,8 @@ export class ChatCall {
   #served: ServedBy = {};
   #provider = 'none';
   #model = 'unknown';
+  /** Whose provider key served the request (null until an upstream has served it). */
+  #keySource: ResolvedTarget['keySource'] | null = null;
   #status = 200;
   #errorType: string | null = null;
   #streamed = false;
@@ -107,7 +109,7 @@ export class ChatCall {
       const { targets } = planTargets({ policy, requested, source, available: () => true, healthy: () => true });
       const target = targets[0];
       if (!target) throw errors.unknownModel(body.model);
-      const admission = this.#admit(body, promptEstimate);
+      const admission = this.#admit(body, promptEstimate, false);
       if (admission instanceof Promise) await admission;
       return this.#sandbox(body, target.model, route);
     }
@@ -139,7 +141,11 @@ export class ChatCall {
         breakerKey: upstream.breakerKey,
       };
     });
-    const admission = this.#admit(body, promptEstimate);
+    const admission = this.#admit(
+      body,
+      promptEstimate,
+      resolved.every((target) => target.keySource === 'byok'),
+    );
     const cap = admission instanceof Promise ? await admission : admission;
     this.#exchange.request = cap === undefined ? body : withMaxTokens(body, cap);
     const deps = {
@@ -188,6 +194,7 @@ export class ChatCall {
   #servedBy(target: ResolvedTarget): void {
     this.#provider = target.model.provider;
     this.#model = target.model.id;
+    this.#keySource = target.keySource;
     this.#served = { provider: target.model.provider, model: target.model.id };
   }
 
@@ -195,13 +202,14 @@ export class ChatCall {
    * Rate limit and quota; gives a lower `max_tokens` when the quota left demands one. A value when
    * the limits answer at once (the in-memory store), so the usual request awaits no promise here.
    */
-  #admit(body: ChatCompletionRequest, promptTokens: number): number | undefined | Promise<number | undefined> {
+  #admit(body: ChatCompletionRequest, promptTokens: number, ownKeysOnly: boolean): number | undefined | Promise<number | undefined> {
     const now = this.#startedAt;
     const { userId } = this.#principal;
     const admission = this.#runtime.limiter.admit({
       accountId: userId,
       plan: this.#principal.plan,
       environment: this.#principal.environment,
+      ownKeysOnly,
       now,
       promptTokens,
       maxTokens: maxTokensOf(body),
@@ -280,8 +288,10 @@ export class ChatCall {
     const promptTokens = usage?.prompt_tokens ?? 0;
     const completionTokens = usage?.completion_tokens ?? 0;
     if (this.#reservation) {
+      // Tokens served on the account's own key leave the quota as they found it.
+      const quotaTokens = this.#keySource === 'byok' ? 0 : promptTokens + completionTokens;
       this.#runtime.limiter
-        .settle(this.#reservation, promptTokens + completionTokens)
+        .settle(this.#reservation, quotaTokens)
         .catch((error: unknown) => this.#runtime.log.warn({ err: error }, 'could not settle a quota reservation'));
     }
     const model = findModel(this.#model);
@@ -299,6 +309,7 @@ export class ChatCall {
       statusCode: this.#status,
       errorType: this.#errorType,
       streamed: this.#streamed,
+      keySource: this.#keySource,
       createdAt: new Date(this.#startedAt),
     });
   }

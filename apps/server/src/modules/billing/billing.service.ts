@@ -213,7 +213,7 @@ export async function billingOverview(db: Database, user: BillingUser, now: numb
     currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
     nextBillingDate: sub.currentPeriodEnd.toISOString(),
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
-    usage: { tokensUsed: usage.tokensUsed, tokensLimit: usage.tokensLimit, monthStart: usage.monthStart },
+    usage: { tokensUsed: usage.tokensUsed, ownKeyTokens: usage.ownKeyTokens, tokensLimit: usage.tokensLimit, monthStart: usage.monthStart },
     overage: extra,
     estimatedBillCents: (sub.cancelAtPeriodEnd ? 0 : priceCents) + extra.costCents,
     paymentMethod: null,

@@ -31,7 +31,7 @@ describe('billing', () => {
       currentPeriodEnd: '2026-04-01T00:00:00.000Z',
       nextBillingDate: '2026-04-01T00:00:00.000Z',
       cancelAtPeriodEnd: false,
-      usage: { tokensUsed: 0, tokensLimit: 10_000, monthStart: '2026-03-01' },
+      usage: { tokensUsed: 0, ownKeyTokens: 0, tokensLimit: 10_000, monthStart: '2026-03-01' },
       overage: { tokens: 0, costCents: 0, applies: false },
       estimatedBillCents: 0,
       paymentMethod: null,
@@ -129,6 +129,28 @@ describe('billing', () => {
       ]);
       // Reading again does not invoice twice.
       expect((await get('/api/v1/billing/invoices', later)).json().invoices).toHaveLength(invoices.length);
+    } finally {
+      clock.set('2026-03-16T00:00:00.000Z');
+    }
+  });
+
+  it('bills no overage for tokens served on the account’s own provider keys: the provider bills those', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    await recordUsageEvents(db(), [
+      usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 600_000, completionTokens: 500_000, keySource: 'hosted' }),
+      usageEvent(user.id, '2026-03-20T11:00:00Z', { promptTokens: 2_000_000, completionTokens: 1_000_000, keySource: 'byok' }),
+    ]);
+    clock.set('2026-03-25T00:00:00.000Z');
+    try {
+      const overview = (await get('/api/v1/billing', await sessionFor(user.id))).json();
+      expect(overview.usage).toMatchObject({ tokensUsed: 1_100_000, ownKeyTokens: 3_000_000, tokensLimit: 1_000_000 });
+      expect(overview.overage).toEqual({ tokens: 100_000, costCents: 500, applies: true });
+      clock.set('2026-04-03T00:00:00.000Z');
+      const { invoices } = (await get('/api/v1/billing/invoices', await sessionFor(user.id))).json();
+      const renewal = invoices.find((item: { periodStart: string }) => item.periodStart === '2026-04-01T00:00:00.000Z');
+      expect(renewal.lines).toContainEqual({ description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 });
+      expect(renewal.amountCents).toBe(3400);
     } finally {
       clock.set('2026-03-16T00:00:00.000Z');
     }

@@ -68,16 +68,24 @@ export async function hourlyCells(db: Database, userId: string, from: Date, to: 
   return rows.map(toCell);
 }
 
-/** Quota tokens (live only) and cost since `monthStart`, and all requests on `today`. */
+/**
+ * A rollup row's tokens that count against the plan's quota (and are billed as overage): those
+ * served on the server's keys. Tokens on the account's own provider keys are metered and shown,
+ * but the provider bills the account for them (decisions §3). Sum it over live rows only.
+ */
+export const QUOTA_TOKENS = sql`${usageDaily.promptTokens} + ${usageDaily.completionTokens} - ${usageDaily.ownKeyTokens}`;
+
+/** Quota tokens and own-key tokens (live only) and cost since `monthStart`, and all requests on `today`. */
 export async function monthTotals(
   db: Database,
   userId: string,
   monthStart: string,
   today: string,
-): Promise<{ liveTokens: number; costMicros: number; requestsToday: number }> {
+): Promise<{ liveTokens: number; ownKeyTokens: number; costMicros: number; requestsToday: number }> {
   const [row] = await db
     .select({
-      liveTokens: sql<string>`coalesce(sum(${usageDaily.promptTokens} + ${usageDaily.completionTokens}) filter (where ${usageDaily.environment} = 'live'), 0)`,
+      liveTokens: sql<string>`coalesce(sum(${QUOTA_TOKENS}) filter (where ${usageDaily.environment} = 'live'), 0)`,
+      ownKeyTokens: sql<string>`coalesce(sum(${usageDaily.ownKeyTokens}) filter (where ${usageDaily.environment} = 'live'), 0)`,
       costMicros: sql<string>`coalesce(sum(${usageDaily.costMicros}), 0)`,
       requestsToday: sql<string>`coalesce(sum(${usageDaily.requests}) filter (where ${usageDaily.day} = ${today}), 0)`,
     })
@@ -85,15 +93,16 @@ export async function monthTotals(
     .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, monthStart)));
   return {
     liveTokens: Number(row?.liveTokens ?? 0),
+    ownKeyTokens: Number(row?.ownKeyTokens ?? 0),
     costMicros: Number(row?.costMicros ?? 0),
     requestsToday: Number(row?.requestsToday ?? 0),
   };
 }
 
-/** Live tokens for the UTC days `fromDay` … `toDay` inclusive (billing's overage for a closed month). */
+/** Live quota tokens for the UTC days `fromDay` … `toDay` inclusive (billing's overage for a closed month). */
 export async function liveTokensBetween(db: Database, userId: string, fromDay: string, toDay: string): Promise<number> {
   const [row] = await db
-    .select({ tokens: sql<string>`coalesce(sum(${usageDaily.promptTokens} + ${usageDaily.completionTokens}), 0)` })
+    .select({ tokens: sql<string>`coalesce(sum(${QUOTA_TOKENS}), 0)` })
     .from(usageDaily)
     .where(
       and(

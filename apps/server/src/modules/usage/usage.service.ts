@@ -25,6 +25,7 @@ export async function currentUsage(db: Database, user: Pick<UserRow, 'id' | 'pla
   return {
     plan: user.plan,
     tokensUsed: totals.liveTokens,
+    ownKeyTokens: totals.ownKeyTokens,
     tokensLimit: limits.tokensPerMonth,
     requestsToday: totals.requestsToday,
     requestsLimitPerMinute: limits.requestsPerMinute,

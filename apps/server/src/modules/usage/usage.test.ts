@@ -59,6 +59,7 @@ describe('usage endpoints', () => {
       plan: 'pro',
       // Live only: 150 + 150 + 0 + 150 + 300 (the test-key request and February do not count).
       tokensUsed: 750,
+      ownKeyTokens: 0,
       tokensLimit: 1_000_000,
       requestsToday: 4,
       requestsLimitPerMinute: 100,

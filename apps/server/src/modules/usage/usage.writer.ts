@@ -27,6 +27,7 @@ export async function recordUsageEvents(db: Database, events: UsageEventInput[])
       completionTokens: 0,
       costMicros: 0,
       latencyMsSum: 0,
+      ownKeyTokens: 0,
     };
     row.requests = (row.requests ?? 0) + 1;
     row.errors = (row.errors ?? 0) + (event.statusCode >= 400 ? 1 : 0);
@@ -34,6 +35,7 @@ export async function recordUsageEvents(db: Database, events: UsageEventInput[])
     row.completionTokens = (row.completionTokens ?? 0) + (event.completionTokens ?? 0);
     row.costMicros = (row.costMicros ?? 0) + (event.costMicros ?? 0);
     row.latencyMsSum = (row.latencyMsSum ?? 0) + (event.latencyMs ?? 0);
+    if (event.keySource === 'byok') row.ownKeyTokens = (row.ownKeyTokens ?? 0) + (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
     rollup.set(key, row);
   }
   await db.transaction(async (tx) => {
@@ -54,6 +56,7 @@ export async function recordUsageEvents(db: Database, events: UsageEventInput[])
             completionTokens: sql`${usageDaily.completionTokens} + excluded.completion_tokens`,
             costMicros: sql`${usageDaily.costMicros} + excluded.cost_micros`,
             latencyMsSum: sql`${usageDaily.latencyMsSum} + excluded.latency_ms_sum`,
+            ownKeyTokens: sql`${usageDaily.ownKeyTokens} + excluded.own_key_tokens`,
           },
         });
     }

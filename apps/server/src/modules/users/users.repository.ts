@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { providerKeys, usageDaily, usageEvents, users } from '../../db/schema/index.ts';
+import { QUOTA_TOKENS } from '../usage/usage.repository.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -39,7 +40,7 @@ export async function usageTotals(
 ): Promise<{ tokensThisMonth: number; requestsToday: number }> {
   const [row] = await db
     .select({
-      tokensThisMonth: sql<string>`coalesce(sum(case when ${usageDaily.environment} = 'live' then ${usageDaily.promptTokens} + ${usageDaily.completionTokens} else 0 end), 0)`,
+      tokensThisMonth: sql<string>`coalesce(sum(case when ${usageDaily.environment} = 'live' then ${QUOTA_TOKENS} else 0 end), 0)`,
       requestsToday: sql<string>`coalesce(sum(case when ${usageDaily.day} >= ${dayStart} then ${usageDaily.requests} else 0 end), 0)`,
     })
     .from(usageDaily)

@@ -77,6 +77,9 @@ export default function BillingPage() {
                 label="Tokens used"
                 value={`${formatNumber(data.usage.tokensUsed)}${data.usage.tokensLimit === null ? '' : ` / ${formatNumber(data.usage.tokensLimit)}`}`}
               />
+              {data.usage.ownKeyTokens > 0 && (
+                <Row label="On your own provider keys" value={formatNumber(data.usage.ownKeyTokens)} testId="own-key-tokens" />
+              )}
               <Row
                 label="Overage"
                 testId="overage"

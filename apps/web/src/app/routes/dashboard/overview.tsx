@@ -1,4 +1,4 @@
-import type { UsageRange } from '@conductor/shared/schemas/usage';
+import type { UsageCurrent, UsageRange } from '@conductor/shared/schemas/usage';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Activity, BookOpen, CreditCard, Gauge, KeyRound, Layers, RefreshCw, Wallet, Zap } from 'lucide-react';
 import { useState } from 'react';
@@ -33,6 +33,13 @@ const QUICK_LINKS = [
   { to: '/docs/quick-start', label: 'Quick start', description: 'Your first request in a minute', icon: BookOpen },
 ] as const;
 
+/** Under the month's tokens: the quota they count against, and what ran on the account's own keys (outside it). */
+function tokensHint(usage: UsageCurrent): string {
+  if (usage.tokensLimit === null) return 'No monthly quota on your plan';
+  const quota = `of ${formatNumber(usage.tokensLimit)} this month`;
+  return usage.ownKeyTokens > 0 ? `${quota}, plus ${formatNumber(usage.ownKeyTokens)} on your own keys` : quota;
+}
+
 export default function Overview() {
   const { user } = useAuth();
   const [range, setRange] = useState<OverviewRange>('7d');
@@ -61,10 +68,8 @@ export default function Overview() {
             label="Tokens Used"
             icon={Zap}
             loading={!usage}
-            value={usage ? formatNumber(usage.tokensUsed) : null}
-            hint={
-              usage && (usage.tokensLimit === null ? 'No monthly quota on your plan' : `of ${formatNumber(usage.tokensLimit)} this month`)
-            }
+            value={usage ? formatNumber(usage.tokensLimit === null ? usage.tokensUsed + usage.ownKeyTokens : usage.tokensUsed) : null}
+            hint={usage && tokensHint(usage)}
           />
           <StatCard
             label="Requests Today"

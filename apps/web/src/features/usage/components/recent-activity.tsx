@@ -8,16 +8,18 @@ export function RecentActivityList({ items }: { items: ActivityItem[] }) {
   return (
     <ul className="divide-y divide-border" aria-label="Recent activity">
       {items.map((item) => (
-        <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3" data-testid="activity-item">
-          <div className="min-w-0">
-            <p className="truncate font-mono text-sm">{item.model}</p>
+        <li key={item.id} className="flex items-center justify-between gap-4 py-3" data-testid="activity-item">
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-mono text-sm" title={item.model}>
+              {item.model}
+            </p>
             <p className="text-xs text-muted-foreground">
               {item.apiKeyName ? `${item.apiKeyName} · ` : ''}
               {item.environment === 'test' ? 'Test · ' : ''}
               {formatNumber(item.totalTokens)} tokens · {formatLatency(item.latencyMs)}
             </p>
           </div>
-          <div className="flex items-center gap-3">
+          <div className="flex shrink-0 flex-col items-end gap-1">
             <time dateTime={item.createdAt} title={new Date(item.createdAt).toLocaleString()} className="text-xs text-muted-foreground">
               {formatRelative(item.createdAt)}
             </time>

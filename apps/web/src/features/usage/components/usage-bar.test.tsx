@@ -22,4 +22,13 @@ describe('usage bar', () => {
     expect(screen.getByText('750,000 / 1,000,000 tokens (75.0%)')).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('data-tone', 'warning');
   });
+
+  it('fills with quota tokens only, naming own-key tokens apart; with no quota it counts them all', () => {
+    const { rerender } = render(<UsageBar used={5_000} ownKeyTokens={40_000} limit={10_000} />);
+    expect(screen.getByText('5,000 / 10,000 tokens (50.0%)')).toBeInTheDocument();
+    expect(screen.getByText(/Plus 40,000 tokens on your own provider keys, outside the quota/)).toBeInTheDocument();
+    rerender(<UsageBar used={0} ownKeyTokens={40_000} limit={null} />);
+    expect(screen.getByText('40,000 / 1,000,000 tokens (4.0%)')).toBeInTheDocument();
+    expect(screen.queryByText(/on your own provider keys/)).not.toBeInTheDocument();
+  });
 });

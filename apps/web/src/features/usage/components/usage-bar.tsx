@@ -14,7 +14,20 @@ export function usageTone(percent: number): UsageTone {
 const FILL: Record<UsageTone, string> = { success: 'bg-success', warning: 'bg-warning', danger: 'bg-danger' };
 
 /** Tokens used against the monthly limit (1,000,000 when the plan has none); the width is capped at 100%. */
-export function UsageBar({ used, limit, label = 'Token usage this month' }: { used: number; limit: number | null; label?: string }) {
+export function UsageBar({
+  used: quotaTokens,
+  ownKeyTokens = 0,
+  limit,
+  label = 'Token usage this month',
+}: {
+  /** Tokens that count against the quota. */
+  used: number;
+  /** Tokens served on the account's own provider keys: outside the quota, counted in the bar only when there is none. */
+  ownKeyTokens?: number;
+  limit: number | null;
+  label?: string;
+}) {
+  const used = limit === null ? quotaTokens + ownKeyTokens : quotaTokens;
   const effectiveLimit = limit ?? DEFAULT_TOKEN_LIMIT;
   const percent = effectiveLimit > 0 ? (used / effectiveLimit) * 100 : 0;
   const tone = usageTone(percent);
@@ -39,6 +52,11 @@ export function UsageBar({ used, limit, label = 'Token usage this month' }: { us
         <div className={cn('h-full rounded-full transition-[width] duration-200', FILL[tone])} style={{ width: `${width}%` }} />
       </div>
       {limit === null && <p className="text-xs text-muted-foreground">Your plan has no token quota; shown against 1,000,000 tokens.</p>}
+      {limit !== null && ownKeyTokens > 0 && (
+        <p className="text-xs text-muted-foreground">
+          Plus {formatNumber(ownKeyTokens)} tokens on your own provider keys, outside the quota: your providers bill you for them.
+        </p>
+      )}
     </div>
   );
 }
