@@ -34,7 +34,8 @@ test('demo login -> dashboard, then sign out', async ({ page }) => {
   await expectToast(page, MESSAGES.login.success);
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  await page.getByRole('button', { name: 'User menu' }).click();
+  // The menu's accessible name starts with the name it shows (voice control: "click Demo User").
+  await page.getByRole('button', { name: `${DEMO_CREDENTIALS.name}, user menu`, exact: true }).click();
   await expect(page.getByRole('menu')).toContainText(DEMO_CREDENTIALS.email);
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);

@@ -17,12 +17,16 @@ export default function UserMenu({ user, place = 'site' }: { user: PublicUser; p
     place === 'site' ? { to: '/dashboard', label: 'Dashboard', Icon: LayoutDashboard } : { to: '/', label: 'Home', Icon: Home };
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className={cn(buttonClasses('ghost', 'sm'), 'gap-2')} aria-label="User menu">
-        <span className="flex size-7 items-center justify-center rounded-full bg-accent text-xs font-semibold text-accent-foreground">
+      {/* The visible name leads the accessible name, so "click Demo User" works with voice control too. */}
+      <DropdownMenu.Trigger className={cn(buttonClasses('ghost', 'sm'), 'gap-2')} aria-label={`${user.name}, user menu`}>
+        <span
+          aria-hidden="true"
+          className="flex size-7 items-center justify-center rounded-full bg-accent text-xs font-semibold text-accent-foreground"
+        >
           {initials(user.name)}
         </span>
         <span className={cn('max-w-32 truncate', place === 'dashboard' && 'hidden sm:inline')}>{user.name}</span>
-        <ChevronDown className="size-4 text-muted-foreground" />
+        <ChevronDown className="size-4 text-muted-foreground" aria-hidden="true" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -18,3 +18,14 @@ export function showServerFieldErrors<Name extends string>(
   }
   return shown;
 }
+
+const NETWORK_FAILURE = 'Could not reach Conductor. Check your connection and try again.';
+
+/**
+ * For a request that never got an answer (status 0): the client's own time-out message, or ours
+ * for a network failure (the browser's is "Failed to fetch"); undefined for any answered request.
+ */
+export function unansweredMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 0) return undefined;
+  return error.code === 'timeout' ? error.message : NETWORK_FAILURE;
+}

@@ -13,12 +13,12 @@ import { providersQueryOptions } from '../api/sso';
 import { CheckboxField } from './checkbox-field';
 import { DemoCredentials } from './demo-credentials';
 import { EmailField } from './email-field';
+import { unansweredMessage } from './form-error';
 import { PasswordInput } from './password-input';
 
 /** The shared schema (and zod with it) loads when the form is first used, not with the page. */
 const loadSchema = () => import('@conductor/shared/schemas/auth').then((module) => module.LoginRequest);
 const DEFAULT_VALUES = { email: '', password: '', remember: false };
-const NETWORK_FAILURE = 'Could not reach Conductor. Check your connection and try again.';
 
 /**
  * Throttled sign-ins say how long to wait, and a request that never got an answer (status 0) says
@@ -27,9 +27,7 @@ const NETWORK_FAILURE = 'Could not reach Conductor. Check your connection and tr
 function failureMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return MESSAGES.login.failure;
   if (error.status === 429) return error.message;
-  // The time-out message is the client's own; a network failure's is the browser's ("Failed to fetch"), so ours instead.
-  if (error.status === 0) return error.code === 'timeout' ? error.message : NETWORK_FAILURE;
-  return MESSAGES.login.failure;
+  return unansweredMessage(error) ?? MESSAGES.login.failure;
 }
 
 export function LoginForm() {

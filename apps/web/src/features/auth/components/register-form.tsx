@@ -10,7 +10,7 @@ import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { register } from '../api/register';
 import { CheckboxField } from './checkbox-field';
-import { showServerFieldErrors } from './form-error';
+import { showServerFieldErrors, unansweredMessage } from './form-error';
 import { EmailField } from './email-field';
 import { PasswordInput } from './password-input';
 
@@ -33,7 +33,8 @@ export function RegisterForm() {
       if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
       // A field-level reason (taken e-mail, common password) shows under its field; anything else in the toast.
       const onField = showServerFieldErrors(form.setError, error, ['name', 'email', 'password']);
-      const detail = !onField && error instanceof ApiError && error.status !== 0 ? error.message : undefined;
+      // A request that got no answer says so (a time-out, or the network), not a generic failure.
+      const detail = onField ? undefined : (unansweredMessage(error) ?? (error instanceof ApiError ? error.message : undefined));
       toast.error(MESSAGES.register.failure, detail ? { description: detail } : {});
     }
   });
