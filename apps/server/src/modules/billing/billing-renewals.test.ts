@@ -109,7 +109,7 @@ describe('billing: periods that end on their own, and overage that is always bil
     ]);
   });
 
-  it('a yearly plan’s overage is billed month by month of its year, at the change that ends it', async () => {
+  it('a yearly plan’s overage is estimated and billed month by month of its year, at the change that ends it', async () => {
     const { cookie, user } = await createUserWithSession(harness.app);
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', period: 'yearly' });
     await recordUsageEvents(db(), [
@@ -118,6 +118,10 @@ describe('billing: periods that end on their own, and overage that is always bil
     ]);
     clock.set('2026-05-10T00:00:00.000Z');
     const later = await sessionFor(user.id);
+    // The estimated bill counts every month's overage still to bill, not only this month's (none in May).
+    const overview = (await get('/api/v1/billing', later)).json();
+    expect(overview.overage).toEqual({ tokens: 120_000, costCents: 600, applies: true });
+    expect(overview.estimatedBillCents).toBe(overview.priceCents + 600);
     const { invoice } = (await post('/api/v1/billing/change-plan', later, { plan: 'free' })).json();
     expect(invoice.lines.filter((line: { description: string }) => line.description.startsWith('Overage'))).toEqual([
       { description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 },

@@ -198,11 +198,14 @@ export async function billingOverview(db: Database, user: BillingUser, now: numb
   const sub = await syncSubscription(db, user, now);
   const plan = sub.plan as UserPlan;
   const usage = await currentUsage(db, { id: user.id, plan }, now);
-  // What the next invoice would bill: tokens over quota not already billed by a plan change this month.
-  const total = overage(plan, usage.tokensUsed, usage.tokensLimit);
-  const billed = total.tokens > 0 ? await overageTokensBilled(db, user.id, usage.monthStart.slice(0, 7)) : 0;
-  const extraTokens = Math.max(0, total.tokens - billed);
-  const extra = { ...total, tokens: extraTokens, costCents: overageCostCents(extraTokens) };
+  // What the next invoice would bill: every month of the period so far (a yearly plan's renewal
+  // bills each month's), less tokens already billed by a plan change.
+  const owed = isPaidPlan(plan) ? await overageLines(db, user.id, plan, currentOf(sub), now) : [];
+  const extra = {
+    tokens: owed.reduce((sum, line) => sum + (line.overage?.tokens ?? 0), 0),
+    costCents: owed.reduce((sum, line) => sum + line.amountCents, 0),
+    applies: isPaidPlan(plan),
+  };
   const priceCents = periodPriceCents(plan, sub.period);
   return {
     plan,

@@ -81,7 +81,8 @@ export default function BillingPage() {
                 <Row label="On your own provider keys" value={formatNumber(data.usage.ownKeyTokens)} testId="own-key-tokens" />
               )}
               <Row
-                label="Overage"
+                // A yearly plan's renewal bills every month's overage of the year (decisions 0004).
+                label={data.period === 'yearly' ? 'Overage this billing year' : 'Overage'}
                 testId="overage"
                 value={
                   data.overage.applies
