@@ -105,13 +105,15 @@ export async function rollupMismatches(db: Database): Promise<string[]> {
           count(*) filter (where status_code >= 400)::int as errors,
           sum(prompt_tokens)::bigint as prompt_tokens,
           sum(completion_tokens)::bigint as completion_tokens,
-          sum(cost_micros)::bigint as cost_micros
+          sum(cost_micros)::bigint as cost_micros,
+          coalesce(sum(prompt_tokens + completion_tokens) filter (where key_source = 'byok'), 0)::bigint as own_key_tokens
         from usage_events group by 1, 2, 3, 4, 5
       )
       select coalesce(e.user_id, d.user_id) as user_id, coalesce(e.day, d.day)::text as day, coalesce(e.model, d.model) as model,
         e.requests as event_requests, d.requests as rollup_requests,
         e.prompt_tokens::text as event_prompt, d.prompt_tokens::text as rollup_prompt,
-        e.completion_tokens::text as event_completion, d.completion_tokens::text as rollup_completion
+        e.completion_tokens::text as event_completion, d.completion_tokens::text as rollup_completion,
+        e.own_key_tokens::text as event_own_key, d.own_key_tokens::text as rollup_own_key
       from events e
       full outer join usage_daily d
         on d.user_id = e.user_id and d.day = e.day and d.environment = e.environment and d.provider = e.provider and d.model = e.model
@@ -120,6 +122,7 @@ export async function rollupMismatches(db: Database): Promise<string[]> {
         or e.prompt_tokens is distinct from d.prompt_tokens
         or e.completion_tokens is distinct from d.completion_tokens
         or e.cost_micros is distinct from d.cost_micros
+        or e.own_key_tokens is distinct from d.own_key_tokens
     `,
   );
   return mismatches.map((row) => JSON.stringify(row));

@@ -172,6 +172,71 @@ describe('plan limits (in-memory store)', () => {
   });
 });
 
+describe('plan limits with the server’s keys and the account’s own', () => {
+  let fakes: Fakes;
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    fakes = await startFakes(['openai', 'mistral']);
+    gateway = await startGateway(upstreamEnv(fakes), { clock });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await closeFakes(fakes);
+  });
+  beforeEach(() => resetFakes(fakes));
+
+  it('a spent quota leaves a fallback list to the targets on the account’s own keys', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    await seedUsage(gateway.app, userId, 10_000, new Date(clock.now()));
+    const db = gateway.app.context.database.db;
+    await upsertProviderKey(db, gateway.app.context.secrets.encryptionKey, userId, 'mistral', 'freePlanOwnMistralKey0001', clock.now());
+    invalidateProviderKeyCache(userId);
+    const routing = JSON.stringify({
+      strategy: 'fallback',
+      targets: [
+        { provider: 'openai', model: 'gpt-4o-mini' },
+        { provider: 'mistral', model: 'mistral-small-latest' },
+      ],
+    });
+    const { data: completion, response } = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages }, { headers: { 'x-conductor-routing': routing } })
+      .withResponse();
+    expect(completion.object).toBe('chat.completion');
+    expect(response.headers.get('x-conductor-provider')).toBe('mistral');
+    expect(response.headers.get('x-conductor-route')).toContain('openai/gpt-4o-mini=quota');
+    expect(fake(fakes, 'openai').requests).toHaveLength(0);
+    expect(fake(fakes, 'mistral').requests.at(-1)?.apiKey).toBe('freePlanOwnMistralKey0001');
+  });
+
+  it('near the end of the quota caps max_tokens for the server’s keys only; the account’s own key gets what was asked', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    await seedUsage(gateway.app, userId, 9_900, new Date(clock.now()));
+    const db = gateway.app.context.database.db;
+    await upsertProviderKey(db, gateway.app.context.secrets.encryptionKey, userId, 'mistral', 'freePlanOwnMistralKey0002', clock.now());
+    invalidateProviderKeyCache(userId);
+    fake(fakes, 'openai').enqueue({ kind: 'status', status: 500 });
+    const routing = JSON.stringify({
+      strategy: 'fallback',
+      targets: [
+        { provider: 'openai', model: 'gpt-4o-mini' },
+        { provider: 'mistral', model: 'mistral-small-latest' },
+      ],
+    });
+    const { response } = await sdk(gateway.origin, key)
+      .chat.completions.create(
+        { model: 'gpt-4o-mini', messages, max_tokens: 5_000 },
+        { headers: { 'x-conductor-routing': routing }, maxRetries: 0 },
+      )
+      .withResponse();
+    expect(response.headers.get('x-conductor-provider')).toBe('mistral');
+    const hosted = fake(fakes, 'openai').requests.at(-1)?.body as { max_tokens?: number } | undefined;
+    expect(hosted?.max_tokens).toBeLessThan(100);
+    const own = fake(fakes, 'mistral').requests.at(-1)?.body as { max_tokens?: number } | undefined;
+    expect(own?.max_tokens).toBe(5_000);
+  });
+});
+
 describe('plan limits across the end of a month', () => {
   // Three tenths of a second before August starts (UTC).
   const monthEnd = manualClock(Date.UTC(2025, 7, 1) - 300);

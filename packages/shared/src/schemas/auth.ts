@@ -24,6 +24,7 @@ export const PublicUser = z.object({
   oidcProvider: z.string().nullable(),
   oidcClaims: z.record(z.string(), z.unknown()).nullable(),
   usage: z.object({
+    /** This month's live tokens on the server's keys (what the quota counts; own-key tokens are not). */
     tokensUsed: z.number().int().nonnegative(),
     tokensLimit: z.number().int().nonnegative().nullable(),
     requestsToday: z.number().int().nonnegative(),

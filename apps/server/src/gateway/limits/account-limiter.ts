@@ -27,6 +27,13 @@ export interface Admitted {
   maxTokensCap: number | undefined;
 }
 
+/**
+ * A refusal for the monthly token quota (spent, busy with requests in flight, or smaller than the
+ * prompt), as opposed to the rate limit: traffic on the account's own provider keys is not held
+ * to it, so a request that may also be served by those can go on with them alone.
+ */
+export class QuotaRefusal extends GatewayError {}
+
 const integer = new Intl.NumberFormat('en-US');
 /** Retry-After when the quota is taken only by requests in flight (they settle within seconds). */
 const IN_FLIGHT_RETRY_SECONDS = 2;
@@ -119,7 +126,7 @@ export class AccountLimiter {
     if (quotaLimit !== null && input.promptTokens + 1 > quotaLimit) {
       // No month's quota can hold this prompt: waiting for the reset would not help either.
       return Promise.reject(
-        new GatewayError(
+        new QuotaRefusal(
           429,
           'insufficient_quota',
           'quota_exceeded',
@@ -131,7 +138,7 @@ export class AccountLimiter {
       // Refused only for what requests in flight hold: they settle (and free what they did not
       // use) within seconds, so this is a short wait, not the end of the month.
       return Promise.reject(
-        new GatewayError(
+        new QuotaRefusal(
           429,
           'rate_limit_error',
           'rate_limit_exceeded',
@@ -145,7 +152,7 @@ export class AccountLimiter {
     const seconds = Math.max(1, Math.ceil((endsAt - input.now) / 1000));
     const inFlight = result.reserved > 0 ? ` (${integer.format(result.reserved)} more held by requests in flight)` : '';
     return Promise.reject(
-      new GatewayError(
+      new QuotaRefusal(
         429,
         'insufficient_quota',
         'quota_exceeded',

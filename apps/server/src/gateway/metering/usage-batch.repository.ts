@@ -137,8 +137,8 @@ const TWO_TO_32 = 4_294_967_296;
 export function eventsCopyBinary(events: readonly UsageEventInput[]): Buffer {
   let size = COPY_HEADER.length + 2;
   for (const event of events) {
-    // Fixed part: field count, 15 lengths, 4 int4, 2 int8, 1 bool, the key source (at most 6 bytes); text at most 3 bytes per UTF-16 unit.
-    size += 2 + EVENT_FIELDS * 4 + 16 + 16 + 1 + 6;
+    // Fixed part: field count, 15 lengths, 4 int4, 2 int8, 1 bool; text at most 3 bytes per UTF-16 unit.
+    size += 2 + EVENT_FIELDS * 4 + 16 + 16 + 1 + 3 * (event.keySource?.length ?? 0);
     size += 3 * (event.requestId.length + event.userId.length + (event.apiKeyId?.length ?? 0) + event.environment.length);
     size += 3 * (event.provider.length + event.model.length + (event.errorType?.length ?? 0));
   }

@@ -6,7 +6,7 @@ import type { GatewayPrincipal } from '../auth/api-key-auth.ts';
 import { chooseKey, type KeyChoice } from '../credentials/upstreams.ts';
 import { errors, GatewayError } from '../gateway-error.ts';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
-import type { Admitted } from '../limits/account-limiter.ts';
+import { type Admitted, QuotaRefusal } from '../limits/account-limiter.ts';
 import type { Reservation } from '../limits/limit-store.ts';
 import { sseData } from '../providers/common/chunks.ts';
 import { sandboxAnswer, sandboxChunks, sandboxCompletion } from '../providers/sandbox/sandbox.ts';
@@ -57,7 +57,8 @@ export class ChatCall {
     this.#request = request;
     this.#reply = reply;
     this.#principal = principal;
-    this.#exchange = { runtime, request: undefined as unknown as ChatCompletionRequest, cancel: this.#cancel, upstreamMs: 0 };
+    const unset = undefined as unknown as ChatCompletionRequest;
+    this.#exchange = { runtime, request: unset, ownKeyRequest: unset, cancel: this.#cancel, upstreamMs: 0 };
     this.#startedAt = runtime.context.clock.now();
   }
 
@@ -141,13 +142,10 @@ export class ChatCall {
         breakerKey: upstream.breakerKey,
       };
     });
-    const admission = this.#admit(
-      body,
-      promptEstimate,
-      resolved.every((target) => target.keySource === 'byok'),
-    );
-    const cap = admission instanceof Promise ? await admission : admission;
+    const admitted = this.#admitTargets(body, promptEstimate, resolved, route);
+    const { targets: serving, cap } = admitted instanceof Promise ? await admitted : admitted;
     this.#exchange.request = cap === undefined ? body : withMaxTokens(body, cap);
+    this.#exchange.ownKeyRequest = body;
     const deps = {
       breakers: this.#runtime.breakers,
       retry: this.#runtime.retry,
@@ -160,7 +158,7 @@ export class ChatCall {
       metrics: this.#runtime.context.metrics.upstream,
     };
     if (body.stream) {
-      const { value: stream, target } = await runWithFailover(resolved, deps, (candidate) => openStream(this.#exchange, candidate));
+      const { value: stream, target } = await runWithFailover(serving, deps, (candidate) => openStream(this.#exchange, candidate));
       this.#servedBy(target);
       this.#streamed = true;
       this.#reply.hijack();
@@ -174,7 +172,7 @@ export class ChatCall {
       this.#usage = outcome.usage;
       return;
     }
-    const { value: completion, target } = await runWithFailover(resolved, deps, (candidate) => completeOnce(this.#exchange, candidate));
+    const { value: completion, target } = await runWithFailover(serving, deps, (candidate) => completeOnce(this.#exchange, candidate));
     this.#servedBy(target);
     // An upstream that reports no usage: the client gets the estimate that is metered (as a stream's last chunk does).
     if (completion.usage.total_tokens === 0)
@@ -196,6 +194,31 @@ export class ChatCall {
     this.#model = target.model.id;
     this.#keySource = target.keySource;
     this.#served = { provider: target.model.provider, model: target.model.id };
+  }
+
+  /**
+   * Admission for live targets. The quota holds only traffic on the server's keys: targets that all
+   * use the account's own keys are admitted without it, and a quota refusal of a mix goes on with
+   * the own-key targets alone (the others are logged as skipped for the quota).
+   */
+  #admitTargets(
+    body: ChatCompletionRequest,
+    promptEstimate: number,
+    resolved: ResolvedTarget[],
+    route: RouteLog,
+  ): AdmittedTargets | Promise<AdmittedTargets> {
+    const ownKeysOnly = resolved.every((target) => target.keySource === 'byok');
+    const withOwnKeys = (error: unknown): AdmittedTargets | Promise<AdmittedTargets> => {
+      const own = resolved.filter((target) => target.keySource === 'byok');
+      if (!(error instanceof QuotaRefusal) || own.length === 0) throw error;
+      for (const target of resolved) if (target.keySource !== 'byok') route.add(target, 'quota');
+      const admission = this.#admit(body, promptEstimate, true);
+      return admission instanceof Promise ? admission.then((cap) => ({ targets: own, cap })) : { targets: own, cap: admission };
+    };
+    // Refusals are rejected promises; an admission the store answers at once is a value (no promise on the usual path).
+    const admission = this.#admit(body, promptEstimate, ownKeysOnly);
+    if (admission instanceof Promise) return admission.then((cap) => ({ targets: resolved, cap }), withOwnKeys);
+    return { targets: resolved, cap: admission };
   }
 
   /**
@@ -313,6 +336,12 @@ export class ChatCall {
       createdAt: new Date(this.#startedAt),
     });
   }
+}
+
+/** The targets a live request may be served by once admitted, and the `max_tokens` cap its quota set. */
+interface AdmittedTargets {
+  targets: ResolvedTarget[];
+  cap: number | undefined;
 }
 
 /** When an upstream reports no usage: the 4-characters-per-token estimate. */

@@ -10,7 +10,10 @@ import { networkError, parseJsonOrText, type UpstreamCall } from '../transport/u
 /** One request's shared state across attempts. */
 export interface Exchange {
   runtime: GatewayRuntime;
+  /** What the server's keys are sent: `max_tokens` capped when the quota left demands it. */
   request: ChatCompletionRequest;
+  /** What the account's own keys are sent: as asked (the quota does not hold their tokens). */
+  ownKeyRequest: ChatCompletionRequest;
   cancel: Cancel;
   /** Milliseconds spent waiting on upstreams (excluded from the overhead header). */
   upstreamMs: number;
@@ -27,7 +30,8 @@ export function failureFrom(error: unknown, target: ResolvedTarget, cancel: Canc
 
 export function buildUpstreamRequest(exchange: Exchange, target: ResolvedTarget): UpstreamRequest {
   try {
-    return target.adapter.buildRequest(exchange.request, target.model, target.credentials);
+    const request = target.keySource === 'byok' ? exchange.ownKeyRequest : exchange.request;
+    return target.adapter.buildRequest(request, target.model, target.credentials);
   } catch (error) {
     throw failureFrom(error, target, exchange.cancel);
   }

@@ -5,7 +5,7 @@ import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { invalidateAccountCache } from '../../gateway/gateway.plugin.ts';
 import { AppError } from '../../lib/errors.ts';
-import { currentUsage, liveTokensInDays } from '../usage/usage.service.ts';
+import { currentUsage, liveTokensPerMonth } from '../usage/usage.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import {
   calendarMonth,
@@ -139,11 +139,18 @@ async function overageLines(
 ): Promise<InvoiceLine[]> {
   const quota = limitsForPlan(plan).tokensPerMonth;
   if (quota === null) return [];
+  const months = monthsOf(period, until);
+  const first = months[0];
+  const last = months.at(-1);
+  if (!first || !last) return [];
+  // One query for every month's tokens; what earlier invoices billed is read only for months over quota.
+  const usedByMonth = await liveTokensPerMonth(db, userId, day(first.start), day(last.end - 1));
   const lines: InvoiceLine[] = [];
-  for (const month of monthsOf(period, until)) {
+  for (const month of months) {
     const name = day(month.start).slice(0, 7);
-    const used = await liveTokensInDays(db, userId, day(month.start), day(month.end - 1));
-    const tokens = overage(plan, used, quota).tokens - (await overageTokensBilled(db, userId, name));
+    const over = overage(plan, usedByMonth.get(name) ?? 0, quota).tokens;
+    if (over <= 0) continue;
+    const tokens = over - (await overageTokensBilled(db, userId, name));
     if (tokens <= 0) continue;
     lines.push({
       description: `Overage: ${tokens.toLocaleString('en-US')} tokens over quota in ${name}`,

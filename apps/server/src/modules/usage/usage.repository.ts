@@ -99,10 +99,10 @@ export async function monthTotals(
   };
 }
 
-/** Live quota tokens for the UTC days `fromDay` … `toDay` inclusive (billing's overage for a closed month). */
-export async function liveTokensBetween(db: Database, userId: string, fromDay: string, toDay: string): Promise<number> {
-  const [row] = await db
-    .select({ tokens: sql<string>`coalesce(sum(${QUOTA_TOKENS}), 0)` })
+/** Live quota tokens per calendar month (`YYYY-MM`) for the UTC days `fromDay` … `toDay` inclusive, in one query. */
+export async function liveTokensByMonth(db: Database, userId: string, fromDay: string, toDay: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ month: sql<string>`to_char(${usageDaily.day}, 'YYYY-MM')`, tokens: sql<string>`coalesce(sum(${QUOTA_TOKENS}), 0)` })
     .from(usageDaily)
     .where(
       and(
@@ -111,8 +111,9 @@ export async function liveTokensBetween(db: Database, userId: string, fromDay: s
         gte(usageDaily.day, fromDay),
         sql`${usageDaily.day} <= ${toDay}`,
       ),
-    );
-  return Number(row?.tokens ?? 0);
+    )
+    .groupBy(sql`1`);
+  return new Map(rows.map((row) => [row.month, Number(row.tokens)]));
 }
 
 export async function recentEvents(db: Database, userId: string, limit: number) {

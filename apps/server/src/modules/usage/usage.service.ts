@@ -11,7 +11,7 @@ import type {
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { dayKey, rangeWindow } from './usage-range.ts';
-import { dailyCells, hourlyCells, liveTokensBetween, monthTotals, recentEvents, type UsageCell } from './usage.repository.ts';
+import { dailyCells, hourlyCells, liveTokensByMonth, monthTotals, recentEvents, type UsageCell } from './usage.repository.ts';
 
 export function monthStartOf(now: number): string {
   return `${dayKey(now).slice(0, 7)}-01`;
@@ -34,9 +34,9 @@ export async function currentUsage(db: Database, user: Pick<UserRow, 'id' | 'pla
   };
 }
 
-/** Live tokens used in the UTC days from … to (inclusive). */
-export function liveTokensInDays(db: Database, userId: string, fromDay: string, toDay: string): Promise<number> {
-  return liveTokensBetween(db, userId, fromDay, toDay);
+/** Live quota tokens used in the UTC days from … to (inclusive), per calendar month (`YYYY-MM`). */
+export function liveTokensPerMonth(db: Database, userId: string, fromDay: string, toDay: string): Promise<Map<string, number>> {
+  return liveTokensByMonth(db, userId, fromDay, toDay);
 }
 
 const EMPTY_SUMMARY_TOTALS = { requests: 0, errors: 0, promptTokens: 0, completionTokens: 0, costMicros: 0, latencyMsSum: 0 };

@@ -75,7 +75,12 @@ export default function BillingPage() {
             <dl className="mt-2 divide-y divide-border">
               <Row
                 label="Tokens used"
-                value={`${formatNumber(data.usage.tokensUsed)}${data.usage.tokensLimit === null ? '' : ` / ${formatNumber(data.usage.tokensLimit)}`}`}
+                // Against a quota: the tokens it counts. Without one: every token (as the overview shows).
+                value={
+                  data.usage.tokensLimit === null
+                    ? formatNumber(data.usage.tokensUsed + data.usage.ownKeyTokens)
+                    : `${formatNumber(data.usage.tokensUsed)} / ${formatNumber(data.usage.tokensLimit)}`
+                }
               />
               {data.usage.ownKeyTokens > 0 && (
                 <Row label="On your own provider keys" value={formatNumber(data.usage.ownKeyTokens)} testId="own-key-tokens" />
