@@ -53,7 +53,16 @@ test('settings: profile save, e-mail and password changes with the current one c
   await openai.getByLabel('OpenAI API key').fill('sk-abcdefghijklmnop1234');
   await openai.getByRole('button', { name: 'Save' }).click();
   await expect(openai).toContainText('sk-abcde...1234');
+  // Removing asks first: Keep key changes nothing, Remove key removes it.
   await openai.getByRole('button', { name: 'Remove' }).click();
+  const confirm = openai.getByRole('group', { name: 'Remove the OpenAI key?' });
+  await expect(confirm).toContainText("Requests to OpenAI models use Conductor's key from then on");
+  await expect(confirm.getByRole('button', { name: 'Keep key' })).toBeFocused();
+  await confirm.getByRole('button', { name: 'Keep key' }).click();
+  await expect(openai).toContainText('sk-abcde...1234');
+  await expect(openai.getByRole('button', { name: 'Remove' })).toBeFocused();
+  await openai.getByRole('button', { name: 'Remove' }).click();
+  await openai.getByRole('button', { name: 'Remove key' }).click();
   await expect(openai).toContainText('Not set');
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   // The refused e-mail change and the failed password attempts answer 400 on purpose.
@@ -61,7 +70,7 @@ test('settings: profile save, e-mail and password changes with the current one c
   consoleErrors.splice(0, consoleErrors.length, ...kept);
 });
 
-test('settings: sessions list and account deletion with typed confirmation', async ({ page, browser }) => {
+test('settings: sessions list and account deletion with typed confirmation and the password', async ({ page, browser, consoleErrors }) => {
   const account = await registerOnboardedUser(page, 'Radia Perlman');
   const other = await browser.newContext();
   const otherPage = await other.newPage();
@@ -84,9 +93,19 @@ test('settings: sessions list and account deletion with typed confirmation', asy
   await dialog.getByLabel(/Type DELETE to confirm/).fill('delete');
   await expect(confirm).toBeDisabled();
   await dialog.getByLabel(/Type DELETE to confirm/).fill('DELETE');
+  // The account signs in with a password: it is asked for too, and a wrong one is refused where it was typed.
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Current password').fill('Not-The-Passw0rd');
+  await confirm.click();
+  await expect(dialog.getByRole('alert')).toHaveText('Current password is incorrect');
+  await expect(dialog.getByLabel('Current password')).toBeFocused();
+  await dialog.getByLabel('Current password').fill(account.password);
   await confirm.click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('Your account has been deleted')).toBeVisible();
   const login = await page.request.post('/api/v1/auth/login', { data: { email: account.email, password: account.password } });
   expect(login.status()).toBe(401);
+  // The wrong password's 400 is on purpose.
+  const kept = consoleErrors.filter((message) => !/status of 400\b/.test(message));
+  consoleErrors.splice(0, consoleErrors.length, ...kept);
 });

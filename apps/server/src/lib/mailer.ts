@@ -12,7 +12,13 @@ export interface MailMessage {
 }
 
 export interface Mailer {
+  /** Delivers (or, without SMTP, stores in the outbox); a delivery failure rejects. */
   send(message: MailMessage): Promise<void>;
+  /**
+   * For a confirmation or notice about something already saved: a delivery failure is logged,
+   * never the request's error (the user would retry, and save it twice).
+   */
+  notify(message: MailMessage): Promise<void>;
 }
 
 /**
@@ -21,10 +27,17 @@ export interface Mailer {
  */
 export function createMailer(
   context: Pick<AppContext, 'env' | 'database' | 'clock'>,
-  log: { info(obj: object, msg: string): void },
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
 ): Mailer {
   const transport = context.env.SMTP_URL ? nodemailer.createTransport(context.env.SMTP_URL) : null;
-  return {
+  const mailer: Mailer = {
+    async notify(message) {
+      try {
+        await mailer.send(message);
+      } catch (error) {
+        log.error({ err: error, mail: { kind: message.kind } }, 'e-mail not delivered');
+      }
+    },
     async send(message) {
       // With real SMTP only the envelope is kept: bodies may hold one-time links (password resets).
       const storedText = transport ? '[delivered by SMTP; body not stored]' : message.text;
@@ -54,6 +67,7 @@ export function createMailer(
       );
     },
   };
+  return mailer;
 }
 
 /** Latest outbox messages for an address (tests and the development outbox). */

@@ -108,7 +108,7 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/v1/settings/provider-keys/:provider': { url: () => '/api/v1/settings/provider-keys/openai', expect: [200] },
   'GET /api/v1/settings/routing': { expect: [200] },
   'PUT /api/v1/settings/routing': { body: () => ({ policy: { strategy: 'cost' } }), expect: [200] },
-  'POST /api/v1/settings/delete-account': { body: () => ({ confirmation: 'DELETE' }), expect: [200] },
+  'POST /api/v1/settings/delete-account': { body: () => ({ confirmation: 'DELETE', currentPassword: PASSWORD_B }), expect: [200] },
   'POST /api/v1/contact': {
     body: (b) => ({ name: 'Bravo', email: b.email, topic: 'other', message: 'A message from Bravo, long enough.' }),
     expect: [201],

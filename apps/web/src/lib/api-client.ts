@@ -35,6 +35,8 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Do not trigger the global 401 logout (e.g. the sign-in call itself). */
   skipAuthHandling?: boolean;
+  /** A periodic background read whose page shows its own failure state: no global server-error toast. */
+  background?: boolean;
 }
 
 async function request<T>(base: string, timeoutMs: number, path: string, options: RequestOptions = {}): Promise<T> {
@@ -58,7 +60,7 @@ async function request<T>(base: string, timeoutMs: number, path: string, options
   if (!response.ok) {
     const body = (data ?? {}) as { error?: { code?: string; message?: string; fields?: Record<string, string> } };
     if (response.status === 401 && !options.skipAuthHandling) for (const listener of unauthorizedListeners) listener();
-    if (response.status >= 500) for (const listener of serverErrorListeners) listener();
+    if (response.status >= 500 && !options.background) for (const listener of serverErrorListeners) listener();
     throw new ApiError(
       response.status,
       body.error?.code ?? String(response.status),

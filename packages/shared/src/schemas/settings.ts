@@ -35,9 +35,13 @@ export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 
 /** Deleting the account needs the word typed out. */
 export const DELETE_CONFIRMATION_WORD = 'DELETE';
+export const DELETE_NEEDS_PASSWORD = 'Enter your current password to delete your account';
+
+/** An account with a password confirms with it too: a session alone (a stolen one) cannot delete the account. */
 export const DeleteAccountInput = z
   .object({
     confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
+    currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
   })
   .strict();
 export type DeleteAccountInput = z.infer<typeof DeleteAccountInput>;

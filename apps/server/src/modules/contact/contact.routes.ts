@@ -23,7 +23,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { id, reference } = await submitContactMessage(
-        { db: app.context.database.db, mailer: app.context.mailer, now: app.context.clock.now, log: request.log },
+        { db: app.context.database.db, mailer: app.context.mailer, now: app.context.clock.now },
         request.body,
         request.auth?.user.id ?? null,
       );

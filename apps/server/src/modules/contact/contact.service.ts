@@ -16,7 +16,6 @@ export interface ContactDependencies {
   db: Database;
   mailer: Mailer;
   now(): number;
-  log: { error(obj: object, msg: string): void };
 }
 
 export const contactReference = (number: number) => `C-${number}`;
@@ -42,32 +41,26 @@ export async function submitContactMessage(
     createdAt: new Date(deps.now()),
   });
   const reference = contactReference(stored.number);
-  try {
-    await deps.mailer.send({
-      to: input.email,
-      kind: 'contact_confirmation',
-      subject: `We received your message [${reference}]`,
-      text: confirmationText(input, label, reference),
-    });
-  } catch (error) {
-    deps.log.error({ err: error, reference }, 'contact confirmation e-mail failed');
-  }
+  await deps.mailer.notify({
+    to: input.email,
+    kind: 'contact_confirmation',
+    subject: `We received your message [${reference}]`,
+    text: confirmationText(label, reference),
+  });
   return { id: stored.id, reference };
 }
 
-function confirmationText(input: ContactInput, label: string, reference: string): string {
-  const quoted = input.message
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
+/**
+ * Only our own words and the reference: the address is the sender's claim, not verified, so
+ * nothing they typed (name, message) is mailed to it; otherwise the form would send anyone
+ * text of a stranger's choosing from our domain.
+ */
+function confirmationText(label: string, reference: string): string {
   return [
-    `Hi ${input.name},`,
+    'Hello,',
     '',
     `Thanks for getting in touch with Conductor. Your message about "${label}" reached us and has the reference ${reference}.`,
     'Someone from the team will reply to this address within one business day (Mon-Fri 9AM-6PM EST).',
-    '',
-    'Your message:',
-    quoted,
     '',
     'If you did not send this message, you can ignore this e-mail.',
     '',

@@ -156,9 +156,17 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/v1/settings/delete-account',
-    { schema: { tags, summary: 'Delete the account (typed confirmation)', body: DeleteAccountInput, response: { 200: Ok } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete the account (typed confirmation, and the current password for accounts that have one)',
+        body: DeleteAccountInput,
+        response: { 200: Ok },
+      },
+    },
     async (request, reply) => {
-      await deleteAccount(database.db, signedIn(request).user.id, clock.now());
+      const { user } = signedIn(request);
+      await checkingPassword(user.id, () => deleteAccount(database.db, user, request.body.currentPassword, clock.now()));
       app.clearSessionCookie(reply);
       return { ok: true as const };
     },

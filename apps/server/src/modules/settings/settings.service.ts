@@ -2,7 +2,7 @@ import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import type { ProviderId, PublicUser } from '@conductor/shared';
 import { RoutingPolicy } from '@conductor/shared/openai/chat';
 import type { SessionView } from '@conductor/shared/schemas/settings';
-import { EMAIL_CHANGE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
+import { DELETE_NEEDS_PASSWORD, EMAIL_CHANGE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
 import type { Database } from '../../db/client.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
@@ -13,7 +13,7 @@ import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
 import { revokeSession, revokeUserSessions } from '../auth/session.service.ts';
 import { deleteAllProviderKeys, deleteProviderKey, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
-import { findUserById, listProviderKeySummaries, updateUser, type UserRow } from '../users/users.repository.ts';
+import { findUserById, updateUser, type UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { emailChangedNotice } from './email-change-notice.ts';
 import { deleteUserRow, emailTakenByAnother, listLiveSessionsOfUser } from './settings.repository.ts';
@@ -56,7 +56,7 @@ export async function updateProfile(
     if (isUniqueViolation(error)) throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
     throw error;
   }
-  if (emailChanged) await mailer.send(emailChangedNotice({ name: user.name, oldEmail: user.email, newEmail: input.email, now }));
+  if (emailChanged) await mailer.notify(emailChangedNotice({ name: user.name, oldEmail: user.email, newEmail: input.email, now }));
   return publicUserById(db, user.id, now);
 }
 
@@ -139,12 +139,14 @@ export async function saveProviderKey(
   return publicUserById(db, userId, now);
 }
 
-/** Removes a provider key. Bring-your-own-keys with no key left falls back to the free hosted plan. */
+/**
+ * Removes a provider key. The plan stays as it is: bring-your-own-keys with no key left serves
+ * nothing (the gateway never uses the server's keys on it) until a key is added again or another
+ * plan is chosen in Billing. Falling back to Free here would strand the account: Billing offers
+ * no way back to bring-your-own-keys.
+ */
 export async function removeProviderKey(db: Database, user: UserRow, provider: ProviderId, now: number): Promise<PublicUser> {
   if (!(await deleteProviderKey(db, user.id, provider))) throw new AppError('not_found', 'No key is stored for this provider.');
-  if (user.plan === 'byo-keys' && (await listProviderKeySummaries(db, user.id)).length === 0) {
-    await updateUser(db, user.id, { plan: 'free' });
-  }
   invalidateProviderKeyCache(user.id);
   return publicUserById(db, user.id, now);
 }
@@ -166,7 +168,23 @@ export async function saveRoutingPolicy(db: Database, userId: string, policy: Ro
 }
 
 /** Deletes the account: keys stop working at once, sessions end, then every row of the user goes. */
-export async function deleteAccount(db: Database, userId: string, now: number): Promise<void> {
+/**
+ * Deletes the account: keys revoked, sessions ended, data removed. An account with a password
+ * gives it (400 without it or when wrong); a single sign-on account without one has the typed
+ * confirmation only.
+ */
+export async function deleteAccount(
+  db: Database,
+  user: Pick<UserRow, 'id' | 'passwordHash'>,
+  currentPassword: string | undefined,
+  now: number,
+): Promise<void> {
+  if (user.passwordHash) {
+    if (!currentPassword)
+      throw new AppError('validation_failed', DELETE_NEEDS_PASSWORD, { fields: { currentPassword: DELETE_NEEDS_PASSWORD } });
+    await assertCurrentPassword(user.passwordHash, currentPassword);
+  }
+  const userId = user.id;
   await revokeAllApiKeys(db, userId, now);
   await revokeUserSessions(db, userId, now);
   await deleteAllProviderKeys(db, userId);

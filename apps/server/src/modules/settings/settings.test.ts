@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELETE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { apiKeys, providerKeys, users } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
@@ -200,11 +201,13 @@ describe('settings', () => {
       expect((await call('POST', '/api/v1/settings/provider-keys/openai', cookie, {})).statusCode).toBe(400);
     });
 
-    it('moves a bring-your-own-keys account without keys back to the free plan', async () => {
+    it('keeps a bring-your-own-keys account on its plan when its last key is removed, so a new key serves again', async () => {
       const { cookie } = await createUserWithSession(harness.app, { plan: 'byo-keys' });
       await call('POST', '/api/v1/settings/provider-keys/mistral', cookie, { key: 'mistral-key-0123456789' });
       const removed = await call('DELETE', '/api/v1/settings/provider-keys/mistral', cookie);
-      expect(removed.json().user).toMatchObject({ plan: 'free', apiKeys: [] });
+      expect(removed.json().user).toMatchObject({ plan: 'byo-keys', apiKeys: [] });
+      const added = await call('POST', '/api/v1/settings/provider-keys/openai', cookie, { key: OPENAI_KEY });
+      expect(added.json().user).toMatchObject({ plan: 'byo-keys', apiKeys: [{ provider: 'openai' }] });
     });
 
     it('only ever touches the caller’s own keys', async () => {
@@ -226,6 +229,23 @@ describe('settings', () => {
         expect(response.statusCode).toBe(400);
       }
       expect((await call('GET', '/api/v1/settings/sessions', cookie)).statusCode).toBe(200);
+    });
+
+    it('asks an account with a password for it: missing or wrong is a 400 and deletes nothing', async () => {
+      const { cookie, user } = await createUserWithSession(harness.app, { passwordHash: await hashPassword('Current-Passw0rd') });
+      const missing = await call('POST', '/api/v1/settings/delete-account', cookie, { confirmation: 'DELETE' });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().error.fields).toEqual({ currentPassword: DELETE_NEEDS_PASSWORD });
+      const wrong = await call('POST', '/api/v1/settings/delete-account', cookie, { confirmation: 'DELETE', currentPassword: 'Not-It-0' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error.fields).toEqual({ currentPassword: WRONG_CURRENT_PASSWORD });
+      expect(await db().select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
+      const right = await call('POST', '/api/v1/settings/delete-account', cookie, {
+        confirmation: 'DELETE',
+        currentPassword: 'Current-Passw0rd',
+      });
+      expect(right.statusCode).toBe(200);
+      expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
     });
 
     it('revokes keys and sessions and deletes the account', async () => {

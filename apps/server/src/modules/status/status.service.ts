@@ -54,7 +54,9 @@ export function createStatusService(deps: StatusServiceDependencies): StatusServ
 
   return {
     async getStatus() {
-      const [checks, counts] = await Promise.all([liveChecks(), history()]);
+      // With the database down, the page must still say so: the history falls back to the past
+      // days already read (or none), and the live checks report the outage.
+      const [checks, counts] = await Promise.all([liveChecks(), history().catch(() => pastDays?.counts ?? [])]);
       const now = deps.now();
       const days = dayRange(now, STATUS_HISTORY_DAYS);
       const byId = new Map(checks.map((entry) => [entry.component, entry]));

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { STATUS_HISTORY_DAYS, StatusResponse } from '@conductor/shared/schemas/status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import type { Database } from '../../db/client.ts';
 import { dailyCounts, recordChecks } from './status.repository.ts';
+import { createStatusService } from './status.service.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -38,6 +40,29 @@ describe('GET /v1/status', { timeout: 90_000 }, () => {
         expect(component.uptimePercent).toBeNull();
       }
       expect(status.components.find((component) => component.id === 'database')?.latencyMs).toEqual(expect.any(Number));
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it('reports a database outage as such, though the history cannot be read either', async () => {
+    const harness = await createTestApp();
+    try {
+      const refused = () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      };
+      const down = new Proxy({}, { get: () => refused }) as unknown as Database;
+      const service = createStatusService({
+        env: harness.app.context.env,
+        db: down,
+        pingDatabase: async () => false,
+        isProviderHealthy: () => true,
+        now: () => Date.now(),
+      });
+      const status = StatusResponse.parse(await service.getStatus());
+      expect(status.status).toBe('outage');
+      expect(status.components.find((component) => component.id === 'database')?.status).toBe('outage');
+      expect(status.components.every((component) => component.history.every((day) => day.status === null))).toBe(true);
     } finally {
       await harness.close();
     }

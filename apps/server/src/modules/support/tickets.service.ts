@@ -97,7 +97,7 @@ export async function createTicket(deps: Deps, input: NewTicketInput): Promise<S
     })),
   );
   const ticket = toPublicTicket(stored.ticket, stored.attachments);
-  await sendConfirmation(deps, ticket, name);
+  await sendConfirmation(deps, ticket);
   return ticket;
 }
 
@@ -126,26 +126,30 @@ export function toPublicTicket(row: TicketRow, attachments: AttachmentSummary[])
   };
 }
 
-async function sendConfirmation(deps: Deps, ticket: SupportTicket, name: string): Promise<void> {
-  const files = ticket.attachments.map((attachment) => `  - ${attachment.filename} (${Math.ceil(attachment.sizeBytes / 1024)} KB)`);
+/**
+ * The ticket number and our own labels only: a visitor's address is not verified, so nothing they
+ * typed (name, subject, file names) is mailed to it; otherwise the form would send anyone text of
+ * a stranger's choosing from our domain.
+ */
+async function sendConfirmation(deps: Deps, ticket: SupportTicket): Promise<void> {
+  const files = ticket.attachments.length;
   const text = [
-    `Hi ${name || 'there'},`,
+    'Hello,',
     '',
     `We received your support request. Your ticket number is #${ticket.number}.`,
     '',
-    `Subject: ${ticket.subject}`,
     `Priority: ${TICKET_PRIORITY_LABELS[ticket.priority]}`,
     `Category: ${TICKET_CATEGORY_LABELS[ticket.category]}`,
-    ...(files.length > 0 ? ['Attachments:', ...files] : []),
+    ...(files > 0 ? [`Attachments: ${files} file${files === 1 ? '' : 's'}`] : []),
     '',
     `Our team answers ${SUPPORT.hours} and replies to e-mail ${SUPPORT.responseTime}.`,
     `Reply to this message or write to ${SUPPORT.email} and quote #${ticket.number}.`,
     '',
     'The Conductor team',
   ].join('\n');
-  await deps.mailer.send({
+  await deps.mailer.notify({
     to: ticket.email,
-    subject: `[Conductor Support] Ticket #${ticket.number}: ${ticket.subject}`,
+    subject: `[Conductor Support] Ticket #${ticket.number} received`,
     text,
     kind: 'support_ticket',
   });

@@ -58,6 +58,10 @@ describe('support tickets', () => {
     const [mail] = await readOutbox(test.app.context, 'ada@example.com', 'support_ticket');
     expect(mail?.subject).toContain(`#${ticket.number}`);
     expect(mail?.text).toContain('Mon-Fri 9AM-6PM EST');
+    expect(mail?.text).toContain('Attachments: 2 files');
+    // Nothing the visitor typed goes to the address they claim (it is not verified).
+    expect(`${mail?.subject} ${mail?.text}`).not.toContain(VALID.subject);
+    expect(mail?.text).not.toContain('screenshot.png');
   });
 
   it('uses the account of a signed-in user, lists their tickets and serves their attachments only to them', async () => {

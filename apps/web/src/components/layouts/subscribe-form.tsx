@@ -1,5 +1,5 @@
 import { SUPPORT } from '@conductor/shared/constants/limits';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { ApiError, publicApi } from '~/lib/api-client';
 import { loadMessages } from '~/lib/messages';
@@ -12,21 +12,27 @@ export function SubscribeForm() {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const id = useId();
 
+  // Set before anything is awaited: a second submit while the schema loads must not send twice.
+  const busy = useRef(false);
+
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (state.kind === 'loading') return;
-    if (!(await import('@conductor/shared/schemas/waitlist')).WaitlistAddress.safeParse(email).success) {
-      setState({ kind: 'error', message: (await loadMessages()).waitlist.invalidEmail });
-      return;
-    }
-    setState({ kind: 'loading' });
+    if (busy.current) return;
+    busy.current = true;
     try {
+      if (!(await import('@conductor/shared/schemas/waitlist')).WaitlistAddress.safeParse(email).success) {
+        setState({ kind: 'error', message: (await loadMessages()).waitlist.invalidEmail });
+        return;
+      }
+      setState({ kind: 'loading' });
       const response = await publicApi.post<{ message: string }>('/waitlist', { email: email.trim(), source: 'footer' });
       setState({ kind: 'success', message: response.message });
       setEmail('');
     } catch (error) {
       const { waitlistFailureMessage } = await import('@conductor/shared/constants/waitlist');
       setState({ kind: 'error', message: waitlistFailureMessage(error instanceof ApiError ? error.status : 0, SUPPORT.email) });
+    } finally {
+      busy.current = false;
     }
   }
 

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '~/lib/cn';
 
 const VARIANTS = {
@@ -27,7 +27,8 @@ export function buttonClasses(variant: ButtonVariant = 'primary', size: keyof ty
   );
 }
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+/** A button's props, `ref` included (React 19 passes it as a prop). */
+export interface ButtonProps extends ComponentProps<'button'> {
   variant?: ButtonVariant;
   size?: keyof typeof SIZES;
 }

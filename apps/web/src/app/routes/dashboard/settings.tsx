@@ -67,7 +67,7 @@ export default function SettingsPage() {
         <SessionsList />
       </Section>
       <Section id="danger-zone" title="Danger zone" description="Sign out, or delete your account for good." danger>
-        <DangerZone />
+        <DangerZone user={user} />
       </Section>
     </DashboardPage>
   );

@@ -5,7 +5,7 @@ import type { PublicQueryOptions } from '~/lib/public-query';
 /** `GET /v1/health` for the coming-soon badge, refreshed every 60 s. */
 export const healthQueryOptions = (): PublicQueryOptions<HealthResponse> => ({
   key: 'public/health',
-  fetch: () => publicApi.get<HealthResponse>('/health'),
+  fetch: () => publicApi.get<HealthResponse>('/health', { background: true }),
   refetchInterval: TIMEOUTS_MS.healthRefresh,
   retry: 0,
 });

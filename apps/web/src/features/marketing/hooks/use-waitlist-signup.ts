@@ -1,5 +1,5 @@
 import type { WaitlistSource } from '@conductor/shared/schemas/waitlist';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { loadMessages } from '~/lib/messages';
 import { joinWaitlist } from '../api/waitlist';
 
@@ -14,21 +14,28 @@ export function useWaitlistSignup(source: WaitlistSource) {
   const [email, setEmail] = useState('');
   const [state, setState] = useState<WaitlistState>({ kind: 'idle' });
 
+  // Set before anything is awaited: a second click while the schema loads must not send twice
+  // (the second answer, a 409, would replace the first one's success).
+  const busy = useRef(false);
+
   async function submit() {
-    if (state.kind === 'loading') return;
-    // The schema (and zod) loads on first submit, keeping it out of the landing page's bundle.
-    const { WaitlistAddress } = await import('@conductor/shared/schemas/waitlist');
-    if (!WaitlistAddress.safeParse(email).success) {
-      setState({ kind: 'error', message: (await loadMessages()).waitlist.invalidEmail });
-      return;
-    }
-    setState({ kind: 'loading' });
+    if (busy.current) return;
+    busy.current = true;
     try {
+      // The schema (and zod) loads on first submit, keeping it out of the landing page's bundle.
+      const { WaitlistAddress } = await import('@conductor/shared/schemas/waitlist');
+      if (!WaitlistAddress.safeParse(email).success) {
+        setState({ kind: 'error', message: (await loadMessages()).waitlist.invalidEmail });
+        return;
+      }
+      setState({ kind: 'loading' });
       const message = await joinWaitlist(email.trim(), source);
       setState({ kind: 'success', message });
       setEmail('');
     } catch (error) {
       setState({ kind: 'error', message: (error as Error).message });
+    } finally {
+      busy.current = false;
     }
   }
 

@@ -60,4 +60,6 @@ export function useRevokeSession() {
 }
 
 export const useDeleteAccount = () =>
-  useMutation({ mutationFn: (confirmation: string) => api.post<{ ok: true }>('/settings/delete-account', { confirmation }) });
+  useMutation({
+    mutationFn: (input: { confirmation: string; currentPassword?: string }) => api.post<{ ok: true }>('/settings/delete-account', input),
+  });

@@ -1,3 +1,4 @@
+import type { PublicUser } from '@conductor/shared';
 import { DELETE_CONFIRMATION_WORD } from '@conductor/shared/schemas/settings';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Trash2 } from 'lucide-react';
@@ -8,14 +9,23 @@ import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
+import { fieldAria } from '~/components/ui/field';
+import { ApiError } from '~/lib/api-client';
 import { authStore, signOut } from '~/lib/auth';
 import { useDeleteAccount } from '../api/settings';
+import { PasswordInput } from '~/features/auth/components/password-input';
 
-export function DangerZone() {
+/** Sign out, and delete the account: the typed word, and the current password for accounts that sign in with one. */
+export function DangerZone({ user }: { user: Pick<PublicUser, 'authMethod'> }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  // A single sign-on account that set a password (through a reset) is asked for it by the server.
+  const [serverAsksPassword, setServerAsksPassword] = useState(false);
+  const asksPassword = user.authMethod === 'email' || serverAsksPassword;
   const remove = useDeleteAccount();
   return (
     <div className="space-y-4">
@@ -44,7 +54,11 @@ export function DangerZone() {
           open={open}
           onOpenChange={(next) => {
             setOpen(next);
-            if (!next) setTyped('');
+            if (!next) {
+              setTyped('');
+              setPassword('');
+              setPasswordError(null);
+            }
           }}
         >
           <DialogTrigger asChild>
@@ -58,12 +72,19 @@ export function DangerZone() {
               onSubmit={async (event) => {
                 event.preventDefault();
                 try {
-                  await remove.mutateAsync(typed);
+                  await remove.mutateAsync(asksPassword ? { confirmation: typed, currentPassword: password } : { confirmation: typed });
                   authStore.clear();
                   queryClient.clear();
                   toast.success('Your account has been deleted');
                   navigate('/');
                 } catch (error) {
+                  const onPassword = error instanceof ApiError ? error.fields?.currentPassword : undefined;
+                  if (onPassword) {
+                    setServerAsksPassword(true);
+                    setPasswordError(onPassword);
+                    requestAnimationFrame(() => document.getElementById('delete-password')?.focus());
+                    return;
+                  }
                   toast.error(error instanceof Error ? error.message : 'Could not delete your account.');
                 }
               }}
@@ -80,11 +101,34 @@ export function DangerZone() {
                 </Label>
                 <Input id="delete-confirmation" autoComplete="off" value={typed} onChange={(event) => setTyped(event.target.value)} />
               </div>
+              {asksPassword && (
+                <div className="space-y-1.5">
+                  <Label htmlFor="delete-password">Current password</Label>
+                  <PasswordInput
+                    {...fieldAria('delete-password', passwordError ?? undefined)}
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(event) => {
+                      setPassword(event.target.value);
+                      setPasswordError(null);
+                    }}
+                  />
+                  {passwordError && (
+                    <p id="delete-password-error" role="alert" className="text-sm text-danger">
+                      {passwordError}
+                    </p>
+                  )}
+                </div>
+              )}
               <div className="flex justify-end gap-2">
                 <Button variant="secondary" onClick={() => setOpen(false)}>
                   Cancel
                 </Button>
-                <Button type="submit" variant="destructive" disabled={typed !== DELETE_CONFIRMATION_WORD || remove.isPending}>
+                <Button
+                  type="submit"
+                  variant="destructive"
+                  disabled={typed !== DELETE_CONFIRMATION_WORD || (asksPassword && password === '') || remove.isPending}
+                >
                   {remove.isPending ? 'Deleting...' : 'Delete account'}
                 </Button>
               </div>

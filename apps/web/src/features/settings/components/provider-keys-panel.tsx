@@ -1,14 +1,18 @@
 import { PROVIDER_IDS, PROVIDER_NAMES, type ProviderId, type PublicUser } from '@conductor/shared';
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from '~/lib/toast';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { useRemoveProviderKey, useSaveProviderKey } from '../api/settings';
 
-function ProviderRow({ provider, masked }: { provider: ProviderId; masked: string | undefined }) {
+function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; masked: string | undefined; ownKeysOnly: boolean }) {
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const save = useSaveProviderKey();
@@ -52,19 +56,15 @@ function ProviderRow({ provider, masked }: { provider: ProviderId; masked: strin
               {masked ? 'Replace' : 'Add'}
             </Button>
           )}
-          {masked && !editing && (
+          {masked && !editing && !confirming && (
             <Button
+              ref={removeButton}
               variant="ghost"
               size="sm"
               className="text-danger"
-              disabled={remove.isPending}
-              onClick={async () => {
-                try {
-                  const user = await remove.mutateAsync(provider);
-                  toast.success(`${name} key removed${user.plan === 'free' ? '. You are back on the Free hosted plan.' : ''}`);
-                } catch (failure) {
-                  toast.error(failure instanceof Error ? failure.message : 'Could not remove the key.');
-                }
+              onClick={() => {
+                setConfirming(true);
+                requestAnimationFrame(() => keepButton.current?.focus());
               }}
             >
               Remove
@@ -72,6 +72,45 @@ function ProviderRow({ provider, masked }: { provider: ProviderId; masked: strin
           )}
         </div>
       </div>
+      {masked && confirming && (
+        <fieldset aria-label={`Remove the ${name} key?`} className="mt-3 rounded-md border border-danger/40 bg-danger/5 p-3 text-sm">
+          <p>
+            Remove your {name} key? It cannot be shown again.{' '}
+            {ownKeysOnly
+              ? `Requests to ${name} models fail until you add a key again.`
+              : `Requests to ${name} models use Conductor's key from then on and count against your plan's quota.`}
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button
+              variant="destructive"
+              size="sm"
+              disabled={remove.isPending}
+              onClick={async () => {
+                try {
+                  await remove.mutateAsync(provider);
+                  toast.success(`${name} key removed`);
+                  setConfirming(false);
+                } catch (failure) {
+                  toast.error(failure instanceof Error ? failure.message : 'Could not remove the key.');
+                }
+              }}
+            >
+              {remove.isPending ? 'Removing...' : 'Remove key'}
+            </Button>
+            <Button
+              ref={keepButton}
+              variant="secondary"
+              size="sm"
+              onClick={() => {
+                setConfirming(false);
+                requestAnimationFrame(() => removeButton.current?.focus());
+              }}
+            >
+              Keep key
+            </Button>
+          </div>
+        </fieldset>
+      )}
       {editing && (
         <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-start">
           <div className="flex-1 space-y-1">
@@ -121,11 +160,23 @@ function ProviderRow({ provider, masked }: { provider: ProviderId; masked: strin
 /** Add, replace or remove your own provider keys; they are stored encrypted and only ever shown masked. */
 export function ProviderKeysPanel({ user }: { user: PublicUser }) {
   const masked = new Map(user.apiKeys.map((key) => [key.provider, key.masked]));
+  const ownKeysOnly = user.plan === 'byo-keys';
   return (
-    <ul className="divide-y divide-border">
-      {PROVIDER_IDS.map((provider) => (
-        <ProviderRow key={provider} provider={provider} masked={masked.get(provider)} />
-      ))}
-    </ul>
+    <>
+      {ownKeysOnly && user.apiKeys.length === 0 && (
+        <p className="mb-2 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm" data-testid="no-provider-keys">
+          Your Bring Your Own Keys plan has no provider key, so API requests fail until you add one. Prefer Conductor's keys?{' '}
+          <Link to="/dashboard/billing" className="font-medium text-primary hover:underline">
+            Choose a plan in Billing
+          </Link>
+          .
+        </p>
+      )}
+      <ul className="divide-y divide-border">
+        {PROVIDER_IDS.map((provider) => (
+          <ProviderRow key={provider} provider={provider} masked={masked.get(provider)} ownKeysOnly={ownKeysOnly} />
+        ))}
+      </ul>
+    </>
   );
 }

@@ -21,7 +21,7 @@ export interface SystemStatus {
 /** Live system status from GET /v1/status, or GET /v1/health when the history is unavailable. */
 async function fetchSystemStatus(): Promise<SystemStatus> {
   try {
-    const status = await publicApi.get<StatusResponse>('/status');
+    const status = await publicApi.get<StatusResponse>('/status', { background: true });
     return {
       overall: status.status,
       checkedAt: status.checkedAt,
@@ -32,7 +32,7 @@ async function fetchSystemStatus(): Promise<SystemStatus> {
       })),
     };
   } catch {
-    const health = await publicApi.get<HealthResponse>('/health');
+    const health = await publicApi.get<HealthResponse>('/health', { background: true });
     return {
       overall: health.status,
       checkedAt: health.timestamp,

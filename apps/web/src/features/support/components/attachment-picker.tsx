@@ -26,30 +26,31 @@ export function AttachmentPicker({
       </label>
       <label
         htmlFor={id}
-        className="flex cursor-pointer flex-col items-center gap-1 rounded-md border border-dashed border-input px-4 py-5 text-center text-sm transition-colors hover:border-primary/60 hover:bg-muted/50"
+        // The input inside is visually hidden: the drop zone shows its keyboard focus.
+        className="flex cursor-pointer flex-col items-center gap-1 rounded-md border border-dashed border-input px-4 py-5 text-center text-sm transition-colors hover:border-primary/60 hover:bg-muted/50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring"
       >
         <Paperclip className="size-5 text-muted-foreground" aria-hidden />
         <span className="font-medium text-primary">Choose files</span>
         <span className="text-xs text-muted-foreground">PNG, JPG or PDF, up to 10MB each ({ATTACHMENT_MAX_FILES} files at most)</span>
+        <input
+          ref={input}
+          id={id}
+          // Names the input for `FormSnapshot` (the form reads the files from state, not from the form data).
+          name="attachments"
+          type="file"
+          multiple
+          disabled={disabled}
+          accept=".png,.jpg,.jpeg,.pdf,image/png,image/jpeg,application/pdf"
+          className="sr-only"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => {
+            onAdd(Array.from(event.target.files ?? []));
+            // Allows choosing the same file again after removing it.
+            if (input.current) input.current.value = '';
+          }}
+        />
       </label>
-      <input
-        ref={input}
-        id={id}
-        // Names the input for `FormSnapshot` (the form reads the files from state, not from the form data).
-        name="attachments"
-        type="file"
-        multiple
-        disabled={disabled}
-        accept=".png,.jpg,.jpeg,.pdf,image/png,image/jpeg,application/pdf"
-        className="sr-only"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => {
-          onAdd(Array.from(event.target.files ?? []));
-          // Allows choosing the same file again after removing it.
-          if (input.current) input.current.value = '';
-        }}
-      />
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm text-danger">
           {error}

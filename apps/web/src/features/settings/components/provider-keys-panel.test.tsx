@@ -1,0 +1,58 @@
+import type { PublicUser } from '@conductor/shared';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProviderKeysPanel } from './provider-keys-panel';
+
+const remove = vi.fn();
+vi.mock('../api/settings', () => ({
+  useSaveProviderKey: () => ({ mutateAsync: vi.fn(), isPending: false }),
+  useRemoveProviderKey: () => ({ mutateAsync: remove, isPending: false }),
+}));
+vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+
+const user = (plan: PublicUser['plan'], keys: PublicUser['apiKeys']) => ({ id: 'u1', plan, apiKeys: keys }) as PublicUser;
+const openAiKey = [{ provider: 'openai' as const, masked: 'sk-abcde...1234', active: true }];
+
+function renderPanel(account: PublicUser) {
+  render(
+    <MemoryRouter>
+      <ProviderKeysPanel user={account} />
+    </MemoryRouter>,
+  );
+}
+
+describe('provider keys panel', () => {
+  beforeEach(() => remove.mockReset().mockResolvedValue({}));
+
+  it('asks before removing a key, says what removal does, and keeps it on Keep key', async () => {
+    const events = userEvent.setup();
+    renderPanel(user('byo-keys', openAiKey));
+    await events.click(screen.getByRole('button', { name: 'Remove' }));
+    const confirm = screen.getByRole('group', { name: 'Remove the OpenAI key?' });
+    expect(confirm).toHaveTextContent('Requests to OpenAI models fail until you add a key again.');
+    await events.click(screen.getByRole('button', { name: 'Keep key' }));
+    expect(remove).not.toHaveBeenCalled();
+    expect(screen.queryByRole('group', { name: 'Remove the OpenAI key?' })).toBeNull();
+
+    await events.click(screen.getByRole('button', { name: 'Remove' }));
+    await events.click(screen.getByRole('button', { name: 'Remove key' }));
+    expect(remove).toHaveBeenCalledWith('openai');
+  });
+
+  it('on a hosted plan, says the server’s key takes over', async () => {
+    const events = userEvent.setup();
+    renderPanel(user('pro', openAiKey));
+    await events.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(screen.getByRole('group', { name: 'Remove the OpenAI key?' })).toHaveTextContent(
+      "Requests to OpenAI models use Conductor's key from then on and count against your plan's quota.",
+    );
+  });
+
+  it('tells a bring-your-own-keys account without keys that requests fail, with the way to a hosted plan', () => {
+    renderPanel(user('byo-keys', []));
+    expect(screen.getByTestId('no-provider-keys')).toHaveTextContent('API requests fail until you add one');
+    expect(screen.getByRole('link', { name: 'Choose a plan in Billing' })).toHaveAttribute('href', '/dashboard/billing');
+  });
+});
