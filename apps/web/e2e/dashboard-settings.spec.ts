@@ -56,7 +56,7 @@ test('settings: profile save, e-mail and password changes with the current one c
   // Removing asks first: Keep key changes nothing, Remove key removes it.
   await openai.getByRole('button', { name: 'Remove' }).click();
   const confirm = openai.getByRole('group', { name: 'Remove the OpenAI key?' });
-  await expect(confirm).toContainText("Requests to OpenAI models use Conductor's key from then on");
+  await expect(confirm).toContainText("Requests to OpenAI models then use Conductor's OpenAI key");
   await expect(confirm.getByRole('button', { name: 'Keep key' })).toBeFocused();
   await confirm.getByRole('button', { name: 'Keep key' }).click();
   await expect(openai).toContainText('sk-abcde...1234');
@@ -64,6 +64,7 @@ test('settings: profile save, e-mail and password changes with the current one c
   await openai.getByRole('button', { name: 'Remove' }).click();
   await openai.getByRole('button', { name: 'Remove key' }).click();
   await expect(openai).toContainText('Not set');
+  await expect(openai.getByRole('button', { name: 'Add' })).toBeFocused();
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   // The refused e-mail change and the failed password attempts answer 400 on purpose.
   const kept = consoleErrors.filter((message) => !/status of 400\b/.test(message));

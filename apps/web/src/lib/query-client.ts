@@ -8,18 +8,19 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** Whose data the cache holds: a user id, null when signed out, undefined while the session is unknown. */
-const ownerOf = (state: AuthState): string | null | undefined =>
+/** The signed-in user's id; null when signed out, undefined while the session is unknown. */
+const userIdOf = (state: AuthState): string | null | undefined =>
   state.isLoading ? undefined : state.isAuthenticated && state.user ? state.user.id : null;
 
 /**
- * The cache belongs to the signed-in user: when they sign out (from any menu, or a 401 ends the
- * session) or someone else signs in, in the same tab, none of it may be shown to the next user.
+ * The cache belongs to the user who filled it: when someone else signs in, in the same tab, it
+ * is dropped before their pages render, so nothing of the previous user shows. Signing out keeps
+ * it until then: the pages still mounted would fetch what was dropped, and get 401s.
  */
-let owner = ownerOf(authStore.getSnapshot());
+let owner = userIdOf(authStore.getSnapshot()) ?? null;
 authStore.subscribe(() => {
-  const next = ownerOf(authStore.getSnapshot());
-  if (next === undefined) return;
-  if (owner !== undefined && next !== owner) queryClient.clear();
+  const next = userIdOf(authStore.getSnapshot());
+  if (!next) return;
+  if (owner !== null && next !== owner) queryClient.clear();
   owner = next;
 });

@@ -167,9 +167,9 @@ export async function saveRoutingPolicy(db: Database, userId: string, policy: Ro
   return readRoutingPolicy(row);
 }
 
-/** Deletes the account: keys stop working at once, sessions end, then every row of the user goes. */
 /**
- * Deletes the account: keys revoked, sessions ended, data removed. An account with a password
+ * Deletes the account: keys stop working at once, sessions end, then every row of the user goes.
+ * An account with a password
  * gives it (400 without it or when wrong); a single sign-on account without one has the typed
  * confirmation only.
  */

@@ -16,6 +16,7 @@ export const statusRoutes: FastifyPluginAsyncZod = async (app) => {
     // The gateway registers after this plugin; read it when a check runs.
     isProviderHealthy: (provider) => (app.gateway ? app.gateway.isProviderHealthy(provider) : true),
     now: () => clock.now(),
+    log: app.log,
   });
 
   app.get(

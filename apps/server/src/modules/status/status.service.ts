@@ -12,6 +12,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 export interface StatusServiceDependencies extends CheckDependencies {
   db: Database;
   now(): number;
+  log?: { warn(obj: object, msg: string): void };
 }
 
 export interface StatusService {
@@ -56,7 +57,13 @@ export function createStatusService(deps: StatusServiceDependencies): StatusServ
     async getStatus() {
       // With the database down, the page must still say so: the history falls back to the past
       // days already read (or none), and the live checks report the outage.
-      const [checks, counts] = await Promise.all([liveChecks(), history().catch(() => pastDays?.counts ?? [])]);
+      const [checks, counts] = await Promise.all([
+        liveChecks(),
+        history().catch((error: unknown) => {
+          deps.log?.warn({ err: error }, 'status history unavailable: live state only');
+          return pastDays?.counts ?? [];
+        }),
+      ]);
       const now = deps.now();
       const days = dayRange(now, STATUS_HISTORY_DAYS);
       const byId = new Map(checks.map((entry) => [entry.component, entry]));

@@ -37,6 +37,8 @@ describe('provider keys panel', () => {
     expect(screen.queryByRole('group', { name: 'Remove the OpenAI key?' })).toBeNull();
 
     await events.click(screen.getByRole('button', { name: 'Remove' }));
+    // While asking, the row offers nothing else (no Replace beside the question).
+    expect(screen.queryByRole('button', { name: 'Replace' })).toBeNull();
     await events.click(screen.getByRole('button', { name: 'Remove key' }));
     expect(remove).toHaveBeenCalledWith('openai');
   });
@@ -46,7 +48,7 @@ describe('provider keys panel', () => {
     renderPanel(user('pro', openAiKey));
     await events.click(screen.getByRole('button', { name: 'Remove' }));
     expect(screen.getByRole('group', { name: 'Remove the OpenAI key?' })).toHaveTextContent(
-      "Requests to OpenAI models use Conductor's key from then on and count against your plan's quota.",
+      "Requests to OpenAI models then use Conductor's OpenAI key under your plan's limits, where this server has one.",
     );
   });
 

@@ -1,6 +1,6 @@
 import { PROVIDER_IDS, PROVIDER_NAMES, type ProviderId, type PublicUser } from '@conductor/shared';
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '~/lib/toast';
 import { Badge } from '~/components/ui/badge';
@@ -13,6 +13,14 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
   const [confirming, setConfirming] = useState(false);
   const removeButton = useRef<HTMLButtonElement>(null);
   const keepButton = useRef<HTMLButtonElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  // Where focus goes once the next render has committed (the focused button may be gone with it).
+  const focusNext = useRef<React.RefObject<HTMLButtonElement | null> | null>(null);
+  useEffect(() => {
+    const target = focusNext.current;
+    focusNext.current = null;
+    target?.current?.focus();
+  });
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const save = useSaveProviderKey();
@@ -51,8 +59,8 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
         </div>
         <div className="flex items-center gap-2">
           {masked && <Badge tone="success">active</Badge>}
-          {!editing && (
-            <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
+          {!editing && !confirming && (
+            <Button ref={addButton} variant="secondary" size="sm" onClick={() => setEditing(true)}>
               {masked ? 'Replace' : 'Add'}
             </Button>
           )}
@@ -63,8 +71,8 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
               size="sm"
               className="text-danger"
               onClick={() => {
+                focusNext.current = keepButton;
                 setConfirming(true);
-                requestAnimationFrame(() => keepButton.current?.focus());
               }}
             >
               Remove
@@ -78,7 +86,7 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
             Remove your {name} key? It cannot be shown again.{' '}
             {ownKeysOnly
               ? `Requests to ${name} models fail until you add a key again.`
-              : `Requests to ${name} models use Conductor's key from then on and count against your plan's quota.`}
+              : `Requests to ${name} models then use Conductor's ${name} key under your plan's limits, where this server has one.`}
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
             <Button
@@ -89,6 +97,8 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
                 try {
                   await remove.mutateAsync(provider);
                   toast.success(`${name} key removed`);
+                  // The focused button is gone with the confirmation: focus moves to the row's Add.
+                  focusNext.current = addButton;
                   setConfirming(false);
                 } catch (failure) {
                   toast.error(failure instanceof Error ? failure.message : 'Could not remove the key.');
@@ -102,8 +112,8 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
               variant="secondary"
               size="sm"
               onClick={() => {
+                focusNext.current = removeButton;
                 setConfirming(false);
-                requestAnimationFrame(() => removeButton.current?.focus());
               }}
             >
               Keep key
