@@ -24,6 +24,11 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
 }
+/** A signed-in session found ended (a 401, or the session check saying so): the app logs out with the spec's toast. */
+export function notifyUnauthorized(): void {
+  for (const listener of unauthorizedListeners) listener();
+}
+
 export function onServerError(listener: ServerErrorListener): () => void {
   serverErrorListeners.add(listener);
   return () => serverErrorListeners.delete(listener);
@@ -59,7 +64,7 @@ async function request<T>(base: string, timeoutMs: number, path: string, options
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const body = (data ?? {}) as { error?: { code?: string; message?: string; fields?: Record<string, string> } };
-    if (response.status === 401 && !options.skipAuthHandling) for (const listener of unauthorizedListeners) listener();
+    if (response.status === 401 && !options.skipAuthHandling) notifyUnauthorized();
     if (response.status >= 500 && !options.background) for (const listener of serverErrorListeners) listener();
     throw new ApiError(
       response.status,

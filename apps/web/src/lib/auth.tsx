@@ -2,7 +2,7 @@ import type { PublicUser, SessionResponse } from '@conductor/shared';
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from './toast';
-import { api, onServerError, onUnauthorized } from './api-client';
+import { api, notifyUnauthorized, onServerError, onUnauthorized } from './api-client';
 import { loadMessages } from './messages';
 
 /** The public auth key: local storage keeps only the non-secret `{ user, isAuthenticated }` snapshot. */
@@ -92,7 +92,12 @@ export function loadSession(options: { force?: boolean } = {}): Promise<AuthStat
     .then((session) => {
       lastFetchedAt = Date.now();
       if (session.isAuthenticated) authStore.setUser(session.user);
-      else authStore.clear();
+      else {
+        // A session confirmed on this page that the server no longer knows has ended (expired, or
+        // signed out elsewhere): the same logout and toast as a 401, whichever check saw it first.
+        if (state.isAuthenticated && !state.isLoading) notifyUnauthorized();
+        authStore.clear();
+      }
       return state;
     })
     .catch(() => {
