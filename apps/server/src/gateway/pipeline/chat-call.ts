@@ -208,17 +208,29 @@ export class ChatCall {
     route: RouteLog,
   ): AdmittedTargets | Promise<AdmittedTargets> {
     const ownKeysOnly = resolved.every((target) => target.keySource === 'byok');
-    const withOwnKeys = (error: unknown): AdmittedTargets | Promise<AdmittedTargets> => {
-      const own = resolved.filter((target) => target.keySource === 'byok');
-      if (!(error instanceof QuotaRefusal) || own.length === 0) throw error;
-      for (const target of resolved) if (target.keySource !== 'byok') route.add(target, 'quota');
-      const admission = this.#admit(body, promptEstimate, true);
-      return admission instanceof Promise ? admission.then((cap) => ({ targets: own, cap })) : { targets: own, cap: admission };
-    };
     // Refusals are rejected promises; an admission the store answers at once is a value (no promise on the usual path).
     const admission = this.#admit(body, promptEstimate, ownKeysOnly);
-    if (admission instanceof Promise) return admission.then((cap) => ({ targets: resolved, cap }), withOwnKeys);
+    if (admission instanceof Promise)
+      return admission.then(
+        (cap) => ({ targets: resolved, cap }),
+        (error: unknown) => this.#admitOwnKeys(error, body, promptEstimate, resolved, route),
+      );
     return { targets: resolved, cap: admission };
+  }
+
+  /** After a refusal: a quota refusal of a mixed list goes on with the own-key targets alone; any other refusal stands. */
+  #admitOwnKeys(
+    error: unknown,
+    body: ChatCompletionRequest,
+    promptEstimate: number,
+    resolved: ResolvedTarget[],
+    route: RouteLog,
+  ): AdmittedTargets | Promise<AdmittedTargets> {
+    const own = resolved.filter((target) => target.keySource === 'byok');
+    if (!(error instanceof QuotaRefusal) || own.length === 0) throw error;
+    for (const target of resolved) if (target.keySource !== 'byok') route.add(target, 'quota');
+    const admission = this.#admit(body, promptEstimate, true);
+    return admission instanceof Promise ? admission.then((cap) => ({ targets: own, cap })) : { targets: own, cap: admission };
   }
 
   /**

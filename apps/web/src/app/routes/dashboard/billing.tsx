@@ -10,6 +10,7 @@ import { billingQuery, invoicesQuery } from '~/features/billing/api/billing';
 import { CancelSubscription } from '~/features/billing/components/cancel-subscription';
 import { ChangePlanDialog } from '~/features/billing/components/change-plan-dialog';
 import { InvoiceTable } from '~/features/billing/components/invoice-table';
+import { shownTokens } from '~/features/usage/shown-tokens';
 import { formatCents, formatLastDay, formatNumber, formatUtcDate } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
@@ -75,11 +76,10 @@ export default function BillingPage() {
             <dl className="mt-2 divide-y divide-border">
               <Row
                 label="Tokens used"
-                // Against a quota: the tokens it counts. Without one: every token (as the overview shows).
                 value={
                   data.usage.tokensLimit === null
-                    ? formatNumber(data.usage.tokensUsed + data.usage.ownKeyTokens)
-                    : `${formatNumber(data.usage.tokensUsed)} / ${formatNumber(data.usage.tokensLimit)}`
+                    ? formatNumber(shownTokens(data.usage))
+                    : `${formatNumber(shownTokens(data.usage))} / ${formatNumber(data.usage.tokensLimit)}`
                 }
               />
               {data.usage.ownKeyTokens > 0 && (

@@ -13,6 +13,7 @@ import { activityQuery, currentUsageQuery, metricsQuery, usageKeys } from '~/fea
 import { LazyUsageChart } from '~/features/usage/components/lazy-usage-chart';
 import { RangeSelect } from '~/features/usage/components/range-select';
 import { RecentActivityList, RecentActivitySkeleton } from '~/features/usage/components/recent-activity';
+import { shownTokens } from '~/features/usage/shown-tokens';
 import { planLabel, useAuth } from '~/lib/auth';
 import { formatMicros, formatNumber } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
@@ -68,7 +69,7 @@ export default function Overview() {
             label="Tokens Used"
             icon={Zap}
             loading={!usage}
-            value={usage ? formatNumber(usage.tokensLimit === null ? usage.tokensUsed + usage.ownKeyTokens : usage.tokensUsed) : null}
+            value={usage ? formatNumber(shownTokens(usage)) : null}
             hint={usage && tokensHint(usage)}
           />
           <StatCard

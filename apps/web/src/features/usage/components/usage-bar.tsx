@@ -1,6 +1,7 @@
 import { DEFAULT_TOKEN_LIMIT, USAGE_BAR } from '@conductor/shared';
 import { cn } from '~/lib/cn';
 import { formatNumber } from '~/lib/format';
+import { shownTokens } from '../shown-tokens';
 
 export type UsageTone = 'success' | 'warning' | 'danger';
 
@@ -27,7 +28,7 @@ export function UsageBar({
   limit: number | null;
   label?: string;
 }) {
-  const used = limit === null ? quotaTokens + ownKeyTokens : quotaTokens;
+  const used = shownTokens({ tokensUsed: quotaTokens, ownKeyTokens, tokensLimit: limit });
   const effectiveLimit = limit ?? DEFAULT_TOKEN_LIMIT;
   const percent = effectiveLimit > 0 ? (used / effectiveLimit) * 100 : 0;
   const tone = usageTone(percent);
