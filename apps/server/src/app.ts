@@ -96,7 +96,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     metrics: createMetrics(redis ? { redisUp: () => redis.status === 'ready' } : {}),
   };
   app.decorate('context', context);
-  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    // Notices still going out by SMTP finish (or time out) before the database closes under them.
+    await context.mailer.drain();
+    if (ownsDatabase) await database.close();
+  });
   if (redis) app.addHook('onClose', async () => closeRedis(redis));
 
   registerNotFound(app); // first: it learns every route's methods as they are added

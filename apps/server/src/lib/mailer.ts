@@ -19,6 +19,23 @@ export interface Mailer {
    * never the request's error (the user would retry, and save it twice).
    */
   notify(message: MailMessage): Promise<void>;
+  /** Resolves when every notice handed to SMTP in the background has been delivered or given up (at shutdown). */
+  drain(): Promise<void>;
+}
+
+/**
+ * nodemailer waits up to 2 minutes for a connection, 30 s for the greeting and 10 minutes of
+ * silence by default: a stalled SMTP server would hold a send (and a shutdown) that long. Query
+ * parameters already in SMTP_URL win.
+ */
+export const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
+/** SMTP_URL with the timeouts above added where it sets none (nodemailer reads them from the query). */
+export function smtpUrlWithTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [name, milliseconds] of Object.entries(SMTP_TIMEOUTS_MS))
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(milliseconds));
+  return url.toString();
 }
 
 /**
@@ -29,42 +46,64 @@ export function createMailer(
   context: Pick<AppContext, 'env' | 'database' | 'clock'>,
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
 ): Mailer {
-  const transport = context.env.SMTP_URL ? nodemailer.createTransport(context.env.SMTP_URL) : null;
-  const mailer: Mailer = {
-    async notify(message) {
-      try {
-        await mailer.send(message);
-      } catch (error) {
-        log.error({ err: error, mail: { kind: message.kind } }, 'e-mail not delivered');
-      }
-    },
-    async send(message) {
-      // With real SMTP only the envelope is kept: bodies may hold one-time links (password resets).
-      const storedText = transport ? '[delivered by SMTP; body not stored]' : message.text;
-      const [row] = await context.database.db
-        .insert(outboxEmails)
-        .values({
-          to: message.to,
-          subject: message.subject,
-          text: storedText,
-          kind: message.kind,
-          createdAt: new Date(context.clock.now()),
-        })
-        .returning({ id: outboxEmails.id });
-      if (transport) {
-        await transport.sendMail({ from: context.env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
-        if (row)
-          await context.database.db
-            .update(outboxEmails)
-            .set({ sentAt: new Date(context.clock.now()) })
-            .where(eq(outboxEmails.id, row.id));
-        return;
-      }
+  const transport = context.env.SMTP_URL ? nodemailer.createTransport(smtpUrlWithTimeouts(context.env.SMTP_URL)) : null;
+  const pending = new Set<Promise<void>>();
+
+  /** Keeps the message in the outbox; with real SMTP only the envelope: bodies may hold one-time links (password resets). */
+  async function store(message: MailMessage): Promise<number | undefined> {
+    const [row] = await context.database.db
+      .insert(outboxEmails)
+      .values({
+        to: message.to,
+        subject: message.subject,
+        text: transport ? '[delivered by SMTP; body not stored]' : message.text,
+        kind: message.kind,
+        createdAt: new Date(context.clock.now()),
+      })
+      .returning({ id: outboxEmails.id });
+    if (!transport)
       // Development outbox: the message body may hold a one-time link, which is the point here.
       log.info(
         { outbox: { to: message.to, subject: message.subject, kind: message.kind, text: message.text } },
         'development outbox e-mail',
       );
+    return row?.id;
+  }
+
+  async function deliver(smtp: nodemailer.Transporter, message: MailMessage, id: number | undefined): Promise<void> {
+    await smtp.sendMail({ from: context.env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
+    if (id !== undefined)
+      await context.database.db
+        .update(outboxEmails)
+        .set({ sentAt: new Date(context.clock.now()) })
+        .where(eq(outboxEmails.id, id));
+  }
+
+  const undelivered = (message: MailMessage) => (error: unknown) =>
+    log.error({ err: error, mail: { kind: message.kind } }, 'e-mail not delivered');
+
+  const mailer: Mailer = {
+    async send(message) {
+      const id = await store(message);
+      if (transport) await deliver(transport, message, id);
+    },
+    // The notice is stored before the request answers; the SMTP exchange runs after it, so a slow
+    // or stalled server never holds the request (the user would give up and submit again).
+    async notify(message) {
+      let id: number | undefined;
+      try {
+        id = await store(message);
+      } catch (error) {
+        undelivered(message)(error);
+        return;
+      }
+      if (!transport) return;
+      const delivery = deliver(transport, message, id).catch(undelivered(message));
+      pending.add(delivery);
+      void delivery.finally(() => pending.delete(delivery));
+    },
+    async drain() {
+      await Promise.all(pending);
     },
   };
   return mailer;
