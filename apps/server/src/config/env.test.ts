@@ -10,6 +10,8 @@ describe('parseEnv', () => {
     expect(env.SITE_MODE).toBe('home');
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.PGLITE_THREAD).toBe('auto');
+    expect(env.GATEWAY_USAGE_FLUSH_MS).toBe(1_000);
+    expect(env.GATEWAY_USAGE_BATCH).toBe(2_000);
   });
 
   it('names the variable when a value is wrong', () => {
@@ -18,6 +20,7 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ SITE_MODE: 'blog' })).toThrowError(/SITE_MODE/);
     expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrowError(/DATABASE_URL/);
     expect(() => parseEnv({ PGLITE_THREAD: 'both' })).toThrowError(/PGLITE_THREAD/);
+    expect(() => parseEnv({ GATEWAY_USAGE_BATCH: '0' })).toThrowError(/GATEWAY_USAGE_BATCH/);
   });
 
   it('never echoes secret values in its messages', () => {

@@ -109,7 +109,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
       })
     : new MemoryLimitStore();
   const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));
-  const meter = new UsageMeter({ db: database.db, log, flushIntervalMs: env.GATEWAY_USAGE_FLUSH_MS });
+  const meter = new UsageMeter({ db: database.db, log, flushIntervalMs: env.GATEWAY_USAGE_FLUSH_MS, batchSize: env.GATEWAY_USAGE_BATCH });
   const transport = new UpstreamTransport({ timeoutMs: env.UPSTREAM_TIMEOUT_MS });
 
   // With Redis, a key revoked on one instance is dropped from every instance's cache at once.

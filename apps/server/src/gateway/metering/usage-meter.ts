@@ -39,7 +39,7 @@ export class UsageMeter {
   #lastDropLog = Number.NEGATIVE_INFINITY;
 
   constructor(options: UsageMeterOptions) {
-    this.#options = { batchSize: 500, maxBuffered: 50_000, ...options };
+    this.#options = { batchSize: 2_000, maxBuffered: 50_000, ...options };
     this.#timer = setInterval(() => void this.flush(), options.flushIntervalMs);
     this.#timer.unref();
   }
