@@ -20,6 +20,8 @@ export const PublicUser = z.object({
   createdAt: z.string(),
   verified: z.boolean(),
   authMethod: z.enum(['email', 'oidc']),
+  /** Whether the account has a password: every e-mail account, and a single sign-on account that set one through a reset. */
+  hasPassword: z.boolean(),
   onboardingCompleted: z.boolean(),
   oidcProvider: z.string().nullable(),
   oidcClaims: z.record(z.string(), z.unknown()).nullable(),

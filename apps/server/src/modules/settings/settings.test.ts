@@ -132,6 +132,21 @@ describe('settings', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.message).toMatch(/single sign-on/);
+      expect((await call('GET', '/api/v1/auth/session', cookie)).json().user).toMatchObject({ authMethod: 'oidc', hasPassword: false });
+    });
+
+    it('lets a single sign-on account that set a password through a reset change it, and says it has one', async () => {
+      const { cookie } = await createUserWithSession(harness.app, {
+        authMethod: 'oidc',
+        passwordHash: await hashPassword('Reset-Passw0rd'),
+      });
+      expect((await call('GET', '/api/v1/auth/session', cookie)).json().user).toMatchObject({ authMethod: 'oidc', hasPassword: true });
+      const response = await call('POST', '/api/v1/settings/password', cookie, {
+        currentPassword: 'Reset-Passw0rd',
+        newPassword: 'Brand-New-Passw0rd',
+        confirmPassword: 'Brand-New-Passw0rd',
+      });
+      expect(response.statusCode).toBe(200);
     });
   });
 

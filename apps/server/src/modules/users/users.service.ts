@@ -23,6 +23,7 @@ export async function toPublicUser(db: Database, user: UserRow, now: number): Pr
     createdAt: user.createdAt.toISOString(),
     verified: user.verified,
     authMethod: user.authMethod,
+    hasPassword: user.passwordHash !== null,
     onboardingCompleted: user.onboardingCompleted,
     oidcProvider: user.oidcProvider,
     oidcClaims: user.oidcClaims ?? null,

@@ -47,7 +47,7 @@ export default function SettingsPage() {
         <ProfileForm user={user} />
       </Section>
       <Section id="password" title="Change password" description="Other sessions are signed out when the password changes.">
-        <PasswordForm hasPassword={user.authMethod === 'email'} />
+        <PasswordForm hasPassword={user.hasPassword} />
       </Section>
       <Section
         id="provider-keys"

@@ -16,7 +16,7 @@ import { useDeleteAccount } from '../api/settings';
 import { PasswordInput } from '~/features/auth/components/password-input';
 
 /** Sign out, and delete the account: the typed word, and the current password for accounts that sign in with one. */
-export function DangerZone({ user }: { user: Pick<PublicUser, 'authMethod'> }) {
+export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -25,7 +25,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'authMethod'> }) {
   const [passwordError, setPasswordError] = useState<string | null>(null);
   // A single sign-on account that set a password (through a reset) is asked for it by the server.
   const [serverAsksPassword, setServerAsksPassword] = useState(false);
-  const asksPassword = user.authMethod === 'email' || serverAsksPassword;
+  const asksPassword = user.hasPassword || serverAsksPassword;
   const remove = useDeleteAccount();
   return (
     <div className="space-y-4">

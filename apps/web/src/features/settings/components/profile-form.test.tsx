@@ -10,8 +10,8 @@ const mutateAsync = vi.fn();
 vi.mock('../api/settings', () => ({ useUpdateProfile: () => ({ mutateAsync, isPending: false }) }));
 vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
-const user = (authMethod: PublicUser['authMethod']) =>
-  ({ id: 'u1', name: 'Nora Example', email: 'nora@example.org', authMethod }) as PublicUser;
+const user = (authMethod: PublicUser['authMethod'], hasPassword = authMethod === 'email') =>
+  ({ id: 'u1', name: 'Nora Example', email: 'nora@example.org', authMethod, hasPassword }) as PublicUser;
 
 const wrongPassword = () => new ApiError(400, 'validation_failed', WRONG_CURRENT_PASSWORD, { currentPassword: WRONG_CURRENT_PASSWORD });
 
@@ -67,5 +67,12 @@ describe('profile form', () => {
     expect(mutateAsync).toHaveBeenCalledWith({ name: 'Nora Example', email: 'new@example.org' });
     expect(await screen.findByText(EMAIL_CHANGE_NEEDS_PASSWORD)).toBeInTheDocument();
     expect(screen.getByLabelText('Current password')).toBeInTheDocument();
+  });
+
+  it('asks a single sign-on account that set a password through a reset for it up front', async () => {
+    const events = userEvent.setup();
+    render(<ProfileForm user={user('oidc', true)} />);
+    await events.type(screen.getByLabelText('Email'), 'x');
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('type', 'password');
   });
 });

@@ -23,7 +23,7 @@ export function ProfileForm({ user }: { user: PublicUser }) {
   // link, which only the server knows: when it asks for the password, the field appears.
   const [serverAsksPassword, setServerAsksPassword] = useState(false);
   const email = useWatch({ control: form.control, name: 'email' }) ?? user.email;
-  const asksPassword = !sameAddress(email, user.email) && (user.authMethod === 'email' || serverAsksPassword);
+  const asksPassword = !sameAddress(email, user.email) && (user.hasPassword || serverAsksPassword);
   const { errors, isDirty } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ currentPassword, ...values }) => {
