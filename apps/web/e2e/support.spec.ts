@@ -30,7 +30,8 @@ test.describe('support centre', () => {
     await page.getByRole('searchbox', { name: 'Search for help' }).fill('4 characters');
     await expect(page.getByText(MESSAGES.support.noResults)).toBeHidden();
     await page.getByRole('button', { name: 'Technical' }).click();
-    await expect(page.getByText(MESSAGES.support.noResults)).toBeVisible();
+    // Shown inside a live region that was already on the page, so screen readers announce it.
+    await expect(page.getByRole('status').getByText(MESSAGES.support.noResults)).toBeVisible();
     await page.getByRole('button', { name: 'All' }).click();
     await expect(questions.getByText('How are tokens counted?')).toBeVisible();
   });
@@ -130,6 +131,34 @@ test.describe('support centre', () => {
         return messages[0]?.subject ?? '';
       })
       .toContain(`Ticket #${number}`);
+  });
+
+  test('a session that ends while the form is open: the form stays as typed and asks for a name and e-mail', async ({
+    page,
+    consoleErrors,
+  }) => {
+    const account = await registerAccount(page.request, 'ticket-ended');
+    await page.goto('/support');
+    await waitForHydration(page);
+    await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
+    await page.getByLabel('Subject').fill('Session ended mid-ticket');
+    await page.getByLabel('Description').fill('Typed while signed in.');
+    // The session ends on the server (here: its cookie is gone) before the ticket is sent.
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Your session has ended' })).toBeVisible();
+    await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
+    await expect(page.getByText(TICKET_MESSAGES.nameRequired)).toBeVisible();
+    await expect(page.getByLabel('Subject')).toHaveValue('Session ended mid-ticket');
+    await expect(page.getByLabel('Description')).toHaveValue('Typed while signed in.');
+    await expect(page).toHaveURL(/\/support$/);
+
+    await page.getByLabel('Name', { exact: true }).fill('Ada Returning');
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByRole('button', { name: 'Submit Ticket' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'created' })).toContainText(/Ticket #\d+ created/);
+    // The ticket sent without a session was refused with a 400 (name and e-mail missing).
+    allowFailedResources(consoleErrors, [400]);
   });
 
   test('a visitor submits a ticket from the contact page', async ({ page }) => {

@@ -115,14 +115,16 @@ export function FaqQuestions() {
           </li>
         ))}
       </ul>
-      <p
-        hidden
-        data-faq-empty=""
-        className="mt-6 rounded-lg border border-dashed border-border px-4 py-8 text-center text-muted-foreground"
-        role="status"
-      >
-        {MESSAGES.support.noResults}
-      </p>
+      {/* The live region stays in the page; the message appearing inside it is what screen readers announce. */}
+      <div role="status">
+        <p
+          hidden
+          data-faq-empty=""
+          className="mt-6 rounded-lg border border-dashed border-border px-4 py-8 text-center text-muted-foreground"
+        >
+          {MESSAGES.support.noResults}
+        </p>
+      </div>
     </>
   );
 }

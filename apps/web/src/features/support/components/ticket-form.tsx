@@ -7,7 +7,7 @@ import { Field, fieldAria } from '~/components/ui/field';
 import { Input, inputClasses } from '~/components/ui/input';
 import { Select } from '~/components/ui/select';
 import { ApiError } from '~/lib/api-client';
-import { useAuth } from '~/lib/auth';
+import { authStore, useAuth } from '~/lib/auth';
 import { type FormSchema, useSchemaForm } from '~/lib/use-schema-form';
 import { checkAttachments } from '../attachments';
 import {
@@ -42,6 +42,9 @@ function schemaFor(signedIn: { current: boolean }) {
     return { safeParse: (values) => (signedIn.current ? SupportTicketFields : visitor).safeParse(values) };
   };
 }
+
+/** A signed-in user's session that ended before the ticket was sent (nothing was saved). */
+const SESSION_ENDED = 'Your session has ended, so the ticket was not sent. Add your name and e-mail address below, or sign in again.';
 
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
 type FieldName = keyof typeof EMPTY;
@@ -109,7 +112,13 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
       }
     } catch (error) {
       // The module is loaded already: the form was checked with its schema before sending.
-      const message = error instanceof ApiError ? error.message : (await loadSupport()).TICKET_MESSAGES.failure;
+      let message = error instanceof ApiError ? error.message : (await loadSupport()).TICKET_MESSAGES.failure;
+      if (signedIn.current && error instanceof ApiError && (error.fields?.name || error.fields?.email)) {
+        // The server took the ticket for a visitor's: the session ended while the form was open.
+        // The form stays as typed and now asks for the name and address the account gave before.
+        authStore.clear();
+        message = SESSION_ENDED;
+      }
       if (error instanceof ApiError && error.fields?.attachments) setAttachmentError(error.fields.attachments);
       for (const [name, text] of Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {})) {
         if (name in EMPTY) form.setError(name as FieldName, text);
