@@ -1,4 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.ts';
 import { outboxEmails } from '../db/schema/index.ts';
@@ -19,16 +20,22 @@ export interface Mailer {
    * never the request's error (the user would retry, and save it twice).
    */
   notify(message: MailMessage): Promise<void>;
-  /** Resolves when every notice handed to SMTP in the background has been delivered or given up (at shutdown). */
-  drain(): Promise<void>;
+  /**
+   * At shutdown: waits for the notices still being stored or delivered, at most `deadlineMs`
+   * (the process gives itself 10 s to close), then logs and abandons what is left.
+   */
+  drain(deadlineMs?: number): Promise<void>;
 }
 
 /**
- * nodemailer waits up to 2 minutes for a connection, 30 s for the greeting and 10 minutes of
- * silence by default: a stalled SMTP server would hold a send (and a shutdown) that long. Query
+ * nodemailer waits up to 30 s for DNS, 2 minutes for a connection, 30 s for the greeting and 10
+ * minutes of silence by default: a stalled SMTP server would hold a send (and a shutdown) that long. Query
  * parameters already in SMTP_URL win.
  */
-export const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+export const SMTP_TIMEOUTS_MS = { dnsTimeout: 10_000, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
+/** How long closing the app waits for notices in flight by default. */
+export const DRAIN_DEADLINE_MS = 5_000;
 
 /** SMTP_URL with the timeouts above added where it sets none (nodemailer reads them from the query). */
 export function smtpUrlWithTimeouts(smtpUrl: string): string {
@@ -90,20 +97,29 @@ export function createMailer(
     // The notice is stored before the request answers; the SMTP exchange runs after it, so a slow
     // or stalled server never holds the request (the user would give up and submit again).
     async notify(message) {
-      let id: number | undefined;
-      try {
-        id = await store(message);
-      } catch (error) {
-        undelivered(message)(error);
-        return;
-      }
-      if (!transport) return;
-      const delivery = deliver(transport, message, id).catch(undelivered(message));
-      pending.add(delivery);
-      void delivery.finally(() => pending.delete(delivery));
+      const storing = store(message);
+      const work = storing.then((id) => (transport ? deliver(transport, message, id) : undefined)).catch(undelivered(message));
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+      await storing.catch(() => undefined); // logged by `work`
     },
-    async drain() {
-      await Promise.all(pending);
+    async drain(deadlineMs = DRAIN_DEADLINE_MS) {
+      const deadline = performance.now() + deadlineMs;
+      // A notice that starts while this waits is waited for too.
+      while (pending.size > 0) {
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          log.error({ mail: { pending: pending.size } }, 'e-mail deliveries still running at shutdown were abandoned');
+          transport?.close();
+          return;
+        }
+        const timer = new AbortController();
+        await Promise.race([
+          Promise.allSettled([...pending]),
+          sleep(left, undefined, { signal: timer.signal, ref: false }).catch(() => undefined),
+        ]);
+        timer.abort();
+      }
     },
   };
   return mailer;

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { outboxEmails, supportTickets, users } from '../../db/schema/index.ts';
 import { smtpUrlWithTimeouts } from '../../lib/mailer.ts';
+// nodemailer's own parser of SMTP_URL (what createTransport runs on it).
+import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import { hashPassword } from '../../lib/password.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
 
@@ -38,6 +40,7 @@ describe('e-mail that cannot be delivered', () => {
     expect(response.statusCode).toBe(201);
     const rows = await db().select().from(supportTickets).where(eq(supportTickets.email, 'ada-undelivered@example.com'));
     expect(rows).toHaveLength(1);
+    await harness.app.context.mailer.drain();
     const [mail] = await undelivered('ada-undelivered@example.com', 'support_ticket');
     expect(mail?.sentAt).toBeNull();
   });
@@ -54,71 +57,177 @@ describe('e-mail that cannot be delivered', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().user).toMatchObject({ email, verified: false });
     expect((await db().select().from(users).where(eq(users.id, user.id)))[0]?.email).toBe(email);
+    await harness.app.context.mailer.drain();
     const [mail] = await undelivered(user.email, 'email_changed');
     expect(mail?.sentAt).toBeNull();
   });
 });
 
 /**
- * An SMTP server that accepts the connection and then says nothing: the request that sends a
- * notice answers without waiting for it (the exchange runs after the notice is stored), and
- * closing the app waits for that exchange to end before the database closes.
+ * A minimal SMTP server on 127.0.0.1: it answers every command and keeps the mails' lines; while
+ * `holding`, it accepts connections and says nothing until `release()`.
  */
-describe('a stalled SMTP server', () => {
-  let harness: TestApp;
-  let smtp: net.Server;
+async function fakeSmtp() {
   const sockets = new Set<net.Socket>();
-  beforeAll(async () => {
-    smtp = net.createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => {});
+  const lines: string[] = [];
+  let holding = false;
+  const held: net.Socket[] = [];
+  const greet = (socket: net.Socket) => {
+    socket.write('220 fake ESMTP\r\n');
+    let buffer = '';
+    let inData = false;
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('latin1');
+      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            socket.write('250 queued\r\n');
+          } else lines.push(line);
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'DATA') {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
     });
-    smtp.listen(0, '127.0.0.1');
-    await once(smtp, 'listening');
-    const { port } = smtp.address() as net.AddressInfo;
-    harness = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    if (holding) held.push(socket);
+    else greet(socket);
   });
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await harness?.close();
-    smtp?.close();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    lines,
+    sockets,
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const socket of held.splice(0)) greet(socket);
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+const ticketForm = (email: string, subject: string) => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries({
+    subject,
+    priority: 'low',
+    category: 'other',
+    description: 'Checking how the confirmation goes out.',
+    name: 'Ada Visitor',
+    email,
+  }))
+    form.append(key, value);
+  return form;
+};
+
+describe('notices over SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof fakeSmtp>>;
+  beforeAll(async () => {
+    smtp = await fakeSmtp();
+  });
+  afterAll(async () => smtp?.close());
+
+  it('answer first, deliver after: the ticket is answered 201 while the server has not even greeted, then the mail goes out', async () => {
+    const harness = await createTestApp({ SMTP_URL: smtp.url });
+    try {
+      smtp.hold();
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/api/v1/support/tickets',
+        payload: ticketForm('ada-held@example.com', 'Held mail'),
+      });
+      expect(response.statusCode).toBe(201);
+      const db = harness.app.context.database.db;
+      const [mail] = (await db.select().from(outboxEmails).where(eq(outboxEmails.to, 'ada-held@example.com'))).filter(
+        (row) => row.kind === 'support_ticket',
+      );
+      expect(mail?.sentAt).toBeNull();
+      await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+      smtp.release();
+      await harness.app.context.mailer.drain();
+      expect((await db.select().from(outboxEmails).where(eq(outboxEmails.id, mail!.id)))[0]?.sentAt).toBeInstanceOf(Date);
+      expect(smtp.lines).toContain(`Subject: [Conductor Support] Ticket #${response.json().ticket.number} received`);
+    } finally {
+      smtp.release();
+      await harness.close();
+    }
   });
 
-  it('holds no request: the ticket is answered 201 while the server has not even greeted', async () => {
-    const form = new FormData();
-    for (const [key, value] of Object.entries({
-      subject: 'Stalled mail',
-      priority: 'low',
-      category: 'other',
-      description: 'Checking the confirmation does not hold the request.',
-      name: 'Ada Visitor',
-      email: 'ada-stalled@example.com',
-    }))
-      form.append(key, value);
-    const response = await harness.app.inject({ method: 'POST', url: '/api/v1/support/tickets', payload: form });
+  it('closing the app waits for a delivery in flight before the database closes', async () => {
+    const harness = await createTestApp({ SMTP_URL: smtp.url });
+    smtp.hold();
+    const before = smtp.lines.length;
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/api/v1/support/tickets',
+      payload: ticketForm('ada-closing@example.com', 'Mail at shutdown'),
+    });
     expect(response.statusCode).toBe(201);
-    // The confirmation is in the outbox, not sent: the server is still silent on its connection.
-    const [mail] = (
-      await harness.app.context.database.db.select().from(outboxEmails).where(eq(outboxEmails.to, 'ada-stalled@example.com'))
-    ).filter((row) => row.kind === 'support_ticket');
-    expect(mail?.sentAt).toBeNull();
-    await expect.poll(() => sockets.size).toBeGreaterThan(0);
-    // The server hangs up: the delivery fails, is logged, and the app closes without waiting for a time-out.
-    for (const socket of sockets) socket.destroy();
-    await harness.app.context.mailer.drain();
-    expect((await harness.app.context.database.db.select().from(outboxEmails).where(eq(outboxEmails.id, mail!.id)))[0]?.sentAt).toBeNull();
+    await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+    let closed = false;
+    const closing = harness.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(closed).toBe(false);
+    smtp.release();
+    await closing;
+    expect(smtp.lines.slice(before)).toContain(`Subject: [Conductor Support] Ticket #${response.json().ticket.number} received`);
+  });
+
+  it('gives up on a server that stays silent once the deadline passes', async () => {
+    const harness = await createTestApp({ SMTP_URL: smtp.url });
+    try {
+      smtp.hold();
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/api/v1/support/tickets',
+        payload: ticketForm('ada-silent@example.com', 'Silent server'),
+      });
+      expect(response.statusCode).toBe(201);
+      await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+      await harness.app.context.mailer.drain(100);
+      const [mail] = (
+        await harness.app.context.database.db.select().from(outboxEmails).where(eq(outboxEmails.to, 'ada-silent@example.com'))
+      ).filter((row) => row.kind === 'support_ticket');
+      expect(mail?.sentAt).toBeNull();
+    } finally {
+      smtp.release();
+      await harness.close();
+    }
   });
 });
 
 describe('smtpUrlWithTimeouts', () => {
-  it('adds the connection, greeting and socket time-outs, keeping credentials and any time-out the URL sets', () => {
-    const url = new URL(smtpUrlWithTimeouts('smtps://mailer:p%40ss@smtp.example.com:465?socketTimeout=5000'));
-    expect(url.protocol).toBe('smtps:');
-    expect(url.username).toBe('mailer');
-    expect(url.password).toBe('p%40ss');
-    expect(url.host).toBe('smtp.example.com:465');
-    expect(url.searchParams.get('connectionTimeout')).toBe('10000');
-    expect(url.searchParams.get('greetingTimeout')).toBe('10000');
-    expect(url.searchParams.get('socketTimeout')).toBe('5000');
+  it('adds the DNS, connection, greeting and socket time-outs as nodemailer reads them, keeping credentials and any time-out the URL sets', () => {
+    const options = parseConnectionUrl(smtpUrlWithTimeouts('smtps://mailer:p%40ss@smtp.example.com:465?socketTimeout=5000'));
+    expect(options).toMatchObject({
+      secure: true,
+      host: 'smtp.example.com',
+      port: 465,
+      auth: { user: 'mailer', pass: 'p@ss' },
+      dnsTimeout: 10_000,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 5_000,
+    });
   });
 });
