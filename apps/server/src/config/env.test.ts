@@ -11,7 +11,7 @@ describe('parseEnv', () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.PGLITE_THREAD).toBe('auto');
     expect(env.GATEWAY_USAGE_FLUSH_MS).toBe(1_000);
-    expect(env.GATEWAY_USAGE_BATCH).toBe(2_000);
+    expect(env.GATEWAY_USAGE_BATCH).toBeUndefined();
   });
 
   it('names the variable when a value is wrong', () => {

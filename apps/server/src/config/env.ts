@@ -109,8 +109,11 @@ export const EnvSchema = z.object({
   GATEWAY_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   GATEWAY_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   GATEWAY_USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
-  /** Usage events per write: a full buffer flushes at once, and a backlog is written this many at a time. */
-  GATEWAY_USAGE_BATCH: z.coerce.number().int().min(1).max(20_000).default(2_000),
+  /**
+   * Usage events per write: a full buffer flushes at once, and a backlog is written this many at a
+   * time. Unset: 2,000 on PostgreSQL, 500 on the embedded PGlite (whose writes may run on the request thread).
+   */
+  GATEWAY_USAGE_BATCH: z.coerce.number().int().min(1).max(20_000).optional(),
   GATEWAY_REDIS_PREFIX: z.string().min(1).max(100).default('conductor:'),
   /** Distinct refused API keys per client address and minute before its uncached keys wait; 0 turns the guard off. */
   GATEWAY_KEY_LOOKUP_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(60),

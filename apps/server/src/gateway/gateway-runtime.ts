@@ -11,7 +11,7 @@ import { AccountLimiter } from './limits/account-limiter.ts';
 import { FailoverLimitStore } from './limits/failover-limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
-import { UsageMeter } from './metering/usage-meter.ts';
+import { UsageMeter, usageBatchSize } from './metering/usage-meter.ts';
 import type { AdapterContext } from './providers/types.ts';
 import { BreakerRegistry } from './routing/circuit-breaker.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './routing/retry-policy.ts';
@@ -109,7 +109,12 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
       })
     : new MemoryLimitStore();
   const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));
-  const meter = new UsageMeter({ db: database.db, log, flushIntervalMs: env.GATEWAY_USAGE_FLUSH_MS, batchSize: env.GATEWAY_USAGE_BATCH });
+  const meter = new UsageMeter({
+    db: database.db,
+    log,
+    flushIntervalMs: env.GATEWAY_USAGE_FLUSH_MS,
+    batchSize: usageBatchSize(env.GATEWAY_USAGE_BATCH, database.kind),
+  });
   const transport = new UpstreamTransport({ timeoutMs: env.UPSTREAM_TIMEOUT_MS });
 
   // With Redis, a key revoked on one instance is dropped from every instance's cache at once.
