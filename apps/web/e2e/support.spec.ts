@@ -147,7 +147,7 @@ test.describe('support centre', () => {
     await page.context().clearCookies();
     await page.getByRole('button', { name: 'Submit Ticket' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Your session has ended' })).toBeVisible();
-    await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Name', { exact: true })).toBeFocused();
     await expect(page.getByText(TICKET_MESSAGES.nameRequired)).toBeVisible();
     await expect(page.getByLabel('Subject')).toHaveValue('Session ended mid-ticket');
     await expect(page.getByLabel('Description')).toHaveValue('Typed while signed in.');

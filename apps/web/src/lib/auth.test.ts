@@ -43,3 +43,19 @@ describe('session check', () => {
     }
   });
 });
+
+describe('stored snapshot', () => {
+  afterEach(() => window.localStorage.clear());
+
+  it('fills in hasPassword for a snapshot stored before it existed: e-mail accounts have one, single sign-on ones not', async () => {
+    for (const [authMethod, expected] of [
+      ['email', true],
+      ['oidc', false],
+    ] as const) {
+      window.localStorage.setItem('conductor-auth', JSON.stringify({ isAuthenticated: true, user: { id: 'u2', name: 'Ada', authMethod } }));
+      vi.resetModules();
+      const { authStore: fresh } = await import('./auth');
+      expect(fresh.getSnapshot().user).toMatchObject({ id: 'u2', hasPassword: expected });
+    }
+  });
+});

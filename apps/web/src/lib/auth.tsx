@@ -26,7 +26,11 @@ function readSnapshot(): AuthState {
     const raw = window.localStorage.getItem(AUTH_STORAGE_KEY);
     if (!raw) return { ...SIGNED_OUT, isLoading: true };
     const parsed = JSON.parse(raw) as { user?: PublicUser; isAuthenticated?: boolean };
-    if (parsed.isAuthenticated && parsed.user) return { user: parsed.user, isAuthenticated: true, isLoading: true };
+    if (parsed.isAuthenticated && parsed.user) {
+      // A snapshot from before `hasPassword` existed: e-mail accounts have one (the session check corrects it).
+      const user = { ...parsed.user, hasPassword: parsed.user.hasPassword ?? parsed.user.authMethod === 'email' };
+      return { user, isAuthenticated: true, isLoading: true };
+    }
   } catch {
     // A corrupt snapshot is treated as signed out.
   }

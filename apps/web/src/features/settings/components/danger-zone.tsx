@@ -23,7 +23,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) 
   const [typed, setTyped] = useState('');
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | null>(null);
-  // A single sign-on account that set a password (through a reset) is asked for it by the server.
+  // Should the server ask for a password this page did not know of (set in another tab), the field appears then.
   const [serverAsksPassword, setServerAsksPassword] = useState(false);
   const asksPassword = user.hasPassword || serverAsksPassword;
   const remove = useDeleteAccount();

@@ -19,8 +19,8 @@ export function ProfileForm({ user }: { user: PublicUser }) {
     resolver: zodResolver(UpdateProfileInput),
     values: { name: user.name, email: user.email, currentPassword: '' },
   });
-  // E-mail sign-ups have a password; a single sign-on account may have set one through a reset
-  // link, which only the server knows: when it asks for the password, the field appears.
+  // Accounts with a password are asked for it up front; should the server still ask (the account
+  // set one in another tab since this page loaded), the field appears then.
   const [serverAsksPassword, setServerAsksPassword] = useState(false);
   const email = useWatch({ control: form.control, name: 'email' }) ?? user.email;
   const asksPassword = !sameAddress(email, user.email) && (user.hasPassword || serverAsksPassword);

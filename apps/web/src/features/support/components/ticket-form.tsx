@@ -44,7 +44,8 @@ function schemaFor(signedIn: { current: boolean }) {
 }
 
 /** A signed-in user's session that ended before the ticket was sent (nothing was saved). */
-const SESSION_ENDED = 'Your session has ended, so the ticket was not sent. Add your name and e-mail address below, or sign in again.';
+const SESSION_ENDED =
+  'Your session has ended, so the ticket was not sent. Add your name and e-mail address at the top of the form, or sign in again.';
 
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
 type FieldName = keyof typeof EMPTY;
@@ -66,6 +67,8 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [created, setCreated] = useState<SupportTicket | null>(null);
+  // After a session ended mid-ticket: the name field, shown by the sign-out, takes focus once rendered.
+  const [focusName, setFocusName] = useState(false);
   const container = useRef<HTMLDivElement>(null);
   const { errors, isSubmitting } = form;
 
@@ -82,6 +85,12 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
     container.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
     latest.current.setFocus('description');
   }, [liveChat, created]);
+
+  useEffect(() => {
+    if (!focusName || isAuthenticated) return;
+    setFocusName(false);
+    latest.current.setFocus('name');
+  }, [focusName, isAuthenticated]);
 
   const addFiles = async (added: File[]) => {
     if (added.length === 0) return;
@@ -113,10 +122,16 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
     } catch (error) {
       // The module is loaded already: the form was checked with its schema before sending.
       let message = error instanceof ApiError ? error.message : (await loadSupport()).TICKET_MESSAGES.failure;
-      if (signedIn.current && error instanceof ApiError && (error.fields?.name || error.fields?.email)) {
+      const visitorFieldsMissing =
+        error instanceof ApiError &&
+        error.status === 400 &&
+        error.code === 'validation_failed' &&
+        (error.fields?.name || error.fields?.email);
+      if (signedIn.current && visitorFieldsMissing) {
         // The server took the ticket for a visitor's: the session ended while the form was open.
         // The form stays as typed and now asks for the name and address the account gave before.
         authStore.clear();
+        setFocusName(true);
         message = SESSION_ENDED;
       }
       if (error instanceof ApiError && error.fields?.attachments) setAttachmentError(error.fields.attachments);
