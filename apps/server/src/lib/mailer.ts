@@ -20,6 +20,8 @@ export interface Mailer {
    * never the request's error (the user would retry, and save it twice).
    */
   notify(message: MailMessage): Promise<void>;
+  /** Mail work done after the answer (it handles its own failures): closing the app waits for it, as for notices. */
+  background(work: Promise<void>): void;
   /**
    * At shutdown: waits for the notices still being stored or delivered, at most `deadlineMs`
    * (the process gives itself 10 s to close), then logs and abandons what is left.
@@ -98,10 +100,12 @@ export function createMailer(
     // or stalled server never holds the request (the user would give up and submit again).
     async notify(message) {
       const storing = store(message);
-      const work = storing.then((id) => (transport ? deliver(transport, message, id) : undefined)).catch(undelivered(message));
+      mailer.background(storing.then((id) => (transport ? deliver(transport, message, id) : undefined)).catch(undelivered(message)));
+      await storing.catch(() => undefined); // logged by the background part
+    },
+    background(work) {
       pending.add(work);
       void work.finally(() => pending.delete(work));
-      await storing.catch(() => undefined); // logged by `work`
     },
     async drain(deadlineMs = DRAIN_DEADLINE_MS) {
       const deadline = performance.now() + deadlineMs;

@@ -33,9 +33,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const registrations = createLimiter({ name: 'register-ip', points: 200, durationSeconds: 10 * 60, redis });
   const resetRequestsPerIp = createLimiter({ name: 'reset-ip', points: 10, durationSeconds: 15 * 60, redis });
   const resetMailsPerAccount = createLimiter({ name: 'reset-account', points: 3, durationSeconds: 60 * 60, redis });
-  /** Reset e-mails go out after the answer (same timing whether or not the account exists); close waits for them. */
-  const pendingMail = new Set<Promise<void>>();
-  app.addHook('onClose', async () => void (await Promise.allSettled([...pendingMail])));
 
   /** Opens a session for the user (replacing the caller's previous one) and answers with the portal user. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, remember: boolean) {
@@ -122,10 +119,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await limitByIp(resetRequestsPerIp, request);
       const email = request.body.email.toLowerCase();
       if ((await consumeOrWait(resetMailsPerAccount, email)) === 0) {
-        const task = sendPasswordResetLink({ db, mailer }, { email, origin: publicOrigin(env, request), now: clock.now() })
-          .catch((error: unknown) => request.log.error({ err: error }, 'password reset e-mail failed'))
-          .finally(() => pendingMail.delete(task));
-        pendingMail.add(task);
+        // After the answer (the same timing whether or not the account exists); closing waits for it.
+        mailer.background(
+          sendPasswordResetLink({ db, mailer }, { email, origin: publicOrigin(env, request), now: clock.now() }).catch((error: unknown) =>
+            request.log.error({ err: error }, 'password reset e-mail failed'),
+          ),
+        );
       }
       return { message: AUTH_COPY.forgotPasswordSent };
     },
