@@ -134,7 +134,8 @@ export class UsageMeter {
 
   /**
    * One batch; a failed batch is retried event by event so one bad row (an account deleted
-   * meanwhile) cannot block the others. Returns the events to try again later.
+   * meanwhile) cannot block the others, until an event fails for another reason than its data.
+   * Returns the events to try again later.
    */
   async #writeBatch(batch: UsageEventInput[]): Promise<UsageEventInput[]> {
     const { db, log } = this.#options;
@@ -144,8 +145,7 @@ export class UsageMeter {
     } catch (error) {
       log.warn({ err: error, events: batch.length }, 'usage batch failed; retrying event by event');
     }
-    const failed: UsageEventInput[] = [];
-    for (const event of batch) {
+    for (const [index, event] of batch.entries()) {
       try {
         await writeUsageBatch(db, [event]);
       } catch (eventError) {
@@ -156,10 +156,12 @@ export class UsageMeter {
             log.error({ err: eventError, requestId: event.requestId }, 'usage event dropped: invalid data');
           continue;
         }
-        failed.push(event);
+        // Any other failure is the database's (down, timing out): this event and the rest of the
+        // batch wait for the next flush instead of costing a failed attempt (or a time-out) each.
+        return batch.slice(index);
       }
     }
-    return failed;
+    return [];
   }
 
   #requeue(events: UsageEventInput[]): void {
