@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { invoices, users } from '../../db/schema/index.ts';
+import { invoices, subscriptions, users } from '../../db/schema/index.ts';
 import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { renewDueSubscriptions } from './billing.service.ts';
@@ -137,5 +137,43 @@ describe('billing: periods that end on their own, and overage that is always bil
     expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409, 409]);
     expect(await invoicesOf(user.id)).toHaveLength(before + 1);
     expect(await planOf(user.id)).toBe('enterprise');
+  });
+
+  it('accounts that keep failing are passed over: the walk reaches the due accounts behind them', async () => {
+    const accounts = await Promise.all([0, 1, 2].map(() => createUserWithSession(harness.app)));
+    for (const { cookie } of accounts) await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    // The same period end for all three: the due order is then by account id, and the first two fail on every renewal.
+    const [first, second, third] = accounts.map(({ user }) => user.id).sort();
+    await db().execute(
+      sql.raw(`create function refuse_invoice() returns trigger language plpgsql as $$
+        begin
+          if new.user_id in ('${first}', '${second}') then raise exception 'the invoice store refuses this account'; end if;
+          return new;
+        end $$`),
+    );
+    await db().execute(sql.raw('create trigger refuse_invoice before insert on invoices for each row execute function refuse_invoice()'));
+    try {
+      clock.set('2026-04-01T00:01:00.000Z');
+      const failed: string[] = [];
+      // Two at a time: the failing pair fills the first read; the third account is in the second.
+      expect(await renewDueSubscriptions(db(), clock.now(), { onError: (userId) => failed.push(userId), batch: 2 })).toBe(3);
+      expect(failed).toEqual([first, second]);
+      const periodEnd = async (userId: string | undefined) =>
+        (
+          await db()
+            .select()
+            .from(subscriptions)
+            .where(eq(subscriptions.userId, userId as string))
+        )[0]?.currentPeriodEnd.toISOString();
+      expect(await periodEnd(third)).toBe('2026-05-01T00:00:00.000Z');
+      expect(await periodEnd(first)).toBe('2026-04-01T00:00:00.000Z');
+      // The two still fail, and are still due, on the next walk: only they are read.
+      failed.length = 0;
+      expect(await renewDueSubscriptions(db(), clock.now(), { onError: (userId) => failed.push(userId), batch: 2 })).toBe(2);
+      expect(failed).toEqual([first, second]);
+    } finally {
+      await db().execute(sql.raw('drop trigger refuse_invoice on invoices'));
+      await db().execute(sql.raw('drop function refuse_invoice()'));
+    }
   });
 });

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { RENEWAL_BATCH, renewDueSubscriptions } from './billing.service.ts';
+import { renewDueSubscriptions } from './billing.service.ts';
 
 /** How often each instance looks for subscriptions whose period is over. */
 export const BILLING_SWEEP_MS = 60_000;
-const MAX_BATCHES = 10;
 
 /**
  * Renews or ends due subscriptions every `intervalMs` (0: never; tests drive it themselves), so
@@ -17,11 +16,9 @@ export function registerBillingSweep(app: FastifyInstance, intervalMs: number): 
   const sweep = () => {
     running ??= (async () => {
       try {
-        // Batches until nothing is due (a server that was down for a while catches up), within a
-        // bound: accounts that keep failing stay due and must not keep one sweep going.
-        for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-          if ((await renewDueSubscriptions(app.context.database.db, app.context.clock.now(), { onError })) < RENEWAL_BATCH) break;
-        }
+        // Every due account once per sweep (a server that was down for a while catches up); one
+        // that keeps failing stays due for the next sweep without holding back the others.
+        await renewDueSubscriptions(app.context.database.db, app.context.clock.now(), { onError });
       } catch (error) {
         app.log.error({ err: error }, 'the billing sweep failed; it runs again shortly');
       } finally {

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { invoices, subscriptions, users } from '../../db/schema/index.ts';
 
@@ -45,13 +45,36 @@ export async function overageTokensBilled(db: Database, userId: string, month: s
 }
 
 /** Accounts whose subscription period has ended by `now` (renewal or cancellation due), oldest first. */
-export async function subscriptionsDue(db: Database, now: number, limit: number): Promise<{ userId: string; plan: UserPlan }[]> {
+/** Where a walk through the due subscriptions stands: the last one it was given. */
+export interface DueCursor {
+  periodEnd: Date;
+  userId: string;
+}
+
+/** Subscriptions whose period is over, oldest first (then by account), after `after` when given. */
+export async function subscriptionsDue(
+  db: Database,
+  now: number,
+  limit: number,
+  after?: DueCursor,
+): Promise<{ userId: string; plan: UserPlan; periodEnd: Date }[]> {
+  const due = lte(subscriptions.currentPeriodEnd, new Date(now));
   return db
-    .select({ userId: subscriptions.userId, plan: users.plan })
+    .select({ userId: subscriptions.userId, plan: users.plan, periodEnd: subscriptions.currentPeriodEnd })
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(lte(subscriptions.currentPeriodEnd, new Date(now)))
-    .orderBy(subscriptions.currentPeriodEnd)
+    .where(
+      after
+        ? and(
+            due,
+            or(
+              gt(subscriptions.currentPeriodEnd, after.periodEnd),
+              and(eq(subscriptions.currentPeriodEnd, after.periodEnd), gt(subscriptions.userId, after.userId)),
+            ),
+          )
+        : due,
+    )
+    .orderBy(subscriptions.currentPeriodEnd, subscriptions.userId)
     .limit(limit);
 }
 

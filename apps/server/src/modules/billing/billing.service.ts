@@ -21,6 +21,7 @@ import {
   prorate,
 } from './billing-math.ts';
 import {
+  type DueCursor,
   findInvoiceOfUser,
   findSubscription,
   type InvoiceRow,
@@ -344,27 +345,36 @@ export async function findInvoice(db: Database, userId: string, id: string): Pro
   return row;
 }
 
-/** How many due subscriptions one call renews or ends. */
+/** How many due subscriptions are read at a time. */
 export const RENEWAL_BATCH = 100;
 
 /**
- * Renews or ends the subscriptions whose period is over (a batch of them, oldest first), so a
+ * Renews or ends every subscription whose period is over (oldest first, a batch at a time), so a
  * cancellation takes effect and a renewal is invoiced when its period ends, not when the account
  * next opens Billing. Every instance may run it: the per-account lock makes a second run for the
- * same account a no-op. Returns how many were due; one account's failure does not stop the rest.
+ * same account a no-op. One account's failure does not stop the rest, and an account that keeps
+ * failing is passed over, not read again (the walk goes on after the last one read), so it cannot
+ * hold back the ones behind it. Returns how many were due.
  */
 export async function renewDueSubscriptions(
   db: Database,
   now: number,
-  { onError }: { onError: (userId: string, error: unknown) => void },
+  { onError, batch = RENEWAL_BATCH }: { onError: (userId: string, error: unknown) => void; batch?: number },
 ): Promise<number> {
-  const due = await subscriptionsDue(db, now, RENEWAL_BATCH);
-  for (const account of due) {
-    try {
-      await syncSubscription(db, { id: account.userId, plan: account.plan }, now);
-    } catch (error) {
-      onError(account.userId, error);
+  let total = 0;
+  let after: DueCursor | undefined;
+  for (;;) {
+    const due = await subscriptionsDue(db, now, batch, after);
+    for (const account of due) {
+      try {
+        await syncSubscription(db, { id: account.userId, plan: account.plan }, now);
+      } catch (error) {
+        onError(account.userId, error);
+      }
     }
+    total += due.length;
+    const last = due.at(-1);
+    if (!last || due.length < batch) return total;
+    after = { periodEnd: last.periodEnd, userId: last.userId };
   }
-  return due.length;
 }
