@@ -4,11 +4,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { outboxEmails, supportTickets, users } from '../../db/schema/index.ts';
-import { smtpUrlWithTimeouts } from '../../lib/mailer.ts';
+import { readOutbox, smtpUrlWithTimeouts } from '../../lib/mailer.ts';
 // nodemailer's own parser of SMTP_URL (what createTransport runs on it).
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import { hashPassword } from '../../lib/password.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
+
+/** The outbox rows of one kind sent to an address (the project's outbox reader). */
+const outboxOf = (harness: TestApp, to: string, kind: string) => readOutbox(harness.app.context, to, kind);
 
 /**
  * A confirmation or notice that cannot be delivered (the SMTP server refuses connections) does
@@ -22,8 +25,7 @@ describe('e-mail that cannot be delivered', () => {
   afterAll(async () => harness?.close());
 
   const db = () => harness.app.context.database.db;
-  const undelivered = async (to: string, kind: string) =>
-    (await db().select().from(outboxEmails).where(eq(outboxEmails.to, to))).filter((mail) => mail.kind === kind);
+  const undelivered = (to: string, kind: string) => outboxOf(harness, to, kind);
 
   it('a support ticket is saved and answered 201 once, its confirmation logged as undelivered', async () => {
     const form = new FormData();
@@ -145,26 +147,26 @@ describe('notices over SMTP', () => {
   });
   afterAll(async () => smtp?.close());
 
+  /** A ticket sent while the SMTP server holds its greeting: answered 201, its confirmation stored, unsent, on a connection. */
+  async function ticketWhileHeld(harness: TestApp, email: string, subject: string) {
+    smtp.hold();
+    const response = await harness.app.inject({ method: 'POST', url: '/api/v1/support/tickets', payload: ticketForm(email, subject) });
+    expect(response.statusCode).toBe(201);
+    const [mail] = await outboxOf(harness, email, 'support_ticket');
+    expect(mail?.sentAt).toBeNull();
+    await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+    return { mail: mail!, subjectLine: `Subject: [Conductor Support] Ticket #${response.json().ticket.number} received` };
+  }
+
   it('answer first, deliver after: the ticket is answered 201 while the server has not even greeted, then the mail goes out', async () => {
     const harness = await createTestApp({ SMTP_URL: smtp.url });
     try {
-      smtp.hold();
-      const response = await harness.app.inject({
-        method: 'POST',
-        url: '/api/v1/support/tickets',
-        payload: ticketForm('ada-held@example.com', 'Held mail'),
-      });
-      expect(response.statusCode).toBe(201);
-      const db = harness.app.context.database.db;
-      const [mail] = (await db.select().from(outboxEmails).where(eq(outboxEmails.to, 'ada-held@example.com'))).filter(
-        (row) => row.kind === 'support_ticket',
-      );
-      expect(mail?.sentAt).toBeNull();
-      await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+      const { mail, subjectLine } = await ticketWhileHeld(harness, 'ada-held@example.com', 'Held mail');
       smtp.release();
       await harness.app.context.mailer.drain();
-      expect((await db.select().from(outboxEmails).where(eq(outboxEmails.id, mail!.id)))[0]?.sentAt).toBeInstanceOf(Date);
-      expect(smtp.lines).toContain(`Subject: [Conductor Support] Ticket #${response.json().ticket.number} received`);
+      const db = harness.app.context.database.db;
+      expect((await db.select().from(outboxEmails).where(eq(outboxEmails.id, mail.id)))[0]?.sentAt).toBeInstanceOf(Date);
+      expect(smtp.lines).toContain(subjectLine);
     } finally {
       smtp.release();
       await harness.close();
@@ -173,15 +175,8 @@ describe('notices over SMTP', () => {
 
   it('closing the app waits for a delivery in flight before the database closes', async () => {
     const harness = await createTestApp({ SMTP_URL: smtp.url });
-    smtp.hold();
     const before = smtp.lines.length;
-    const response = await harness.app.inject({
-      method: 'POST',
-      url: '/api/v1/support/tickets',
-      payload: ticketForm('ada-closing@example.com', 'Mail at shutdown'),
-    });
-    expect(response.statusCode).toBe(201);
-    await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+    const { subjectLine } = await ticketWhileHeld(harness, 'ada-closing@example.com', 'Mail at shutdown');
     let closed = false;
     const closing = harness.close().then(() => {
       closed = true;
@@ -190,24 +185,15 @@ describe('notices over SMTP', () => {
     expect(closed).toBe(false);
     smtp.release();
     await closing;
-    expect(smtp.lines.slice(before)).toContain(`Subject: [Conductor Support] Ticket #${response.json().ticket.number} received`);
+    expect(smtp.lines.slice(before)).toContain(subjectLine);
   });
 
   it('gives up on a server that stays silent once the deadline passes', async () => {
     const harness = await createTestApp({ SMTP_URL: smtp.url });
     try {
-      smtp.hold();
-      const response = await harness.app.inject({
-        method: 'POST',
-        url: '/api/v1/support/tickets',
-        payload: ticketForm('ada-silent@example.com', 'Silent server'),
-      });
-      expect(response.statusCode).toBe(201);
-      await expect.poll(() => smtp.sockets.size).toBeGreaterThan(0);
+      await ticketWhileHeld(harness, 'ada-silent@example.com', 'Silent server');
       await harness.app.context.mailer.drain(100);
-      const [mail] = (
-        await harness.app.context.database.db.select().from(outboxEmails).where(eq(outboxEmails.to, 'ada-silent@example.com'))
-      ).filter((row) => row.kind === 'support_ticket');
+      const [mail] = await outboxOf(harness, 'ada-silent@example.com', 'support_ticket');
       expect(mail?.sentAt).toBeNull();
     } finally {
       smtp.release();
