@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { syncDemoAccount } from './db/seed.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer } from './lib/mailer.ts';
+import { OUTBOX_RELAY_MS, registerOutboxRelay } from './lib/outbox-relay.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { closeRedis, createRedis, redisReady } from './lib/redis.ts';
 import { loadSecrets } from './lib/secrets.ts';
@@ -45,6 +46,8 @@ export interface BuildAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** How often the server renews or ends subscriptions whose period is over (default 60 s; 0: never). */
   billingSweepMs?: number;
+  /** With SMTP: how often the server sends again the e-mail whose delivery failed (default 30 s; 0: never). */
+  outboxRelayMs?: number;
   /** The database became unusable for this process (the embedded database's thread stopped): the server should exit. */
   onFatal?: (error: Error) => void;
 }
@@ -84,15 +87,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // anyway and counts in this process until it does.
   if (redis && !(await redisReady(redis, 2_000)))
     app.log.warn('Redis did not answer at start-up: throttles and plan limits count in this process until it does');
+  const secrets = loadSecrets(env);
   const context: AppContext = {
     env,
-    secrets: loadSecrets(env),
+    secrets,
     database,
     clock,
     startedAt: clock.now(),
     version: VERSION,
     redis,
-    mailer: createMailer({ env, database, clock }, app.log),
+    mailer: createMailer({ env, database, clock, secrets }, app.log),
     metrics: createMetrics(redis ? { redisUp: () => redis.status === 'ready' } : {}),
   };
   app.decorate('context', context);
@@ -116,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(supportPlugin);
   await app.register(gatewayPlugin);
   registerBillingSweep(app, options.billingSweepMs ?? BILLING_SWEEP_MS);
+  registerOutboxRelay(app, options.outboxRelayMs ?? OUTBOX_RELAY_MS);
   await syncDemoAccount(context, app.log); // DEMO_ACCOUNT=on: the demo account and its usage history; off: removed.
 
   if (options.serveWeb !== false) {

@@ -62,8 +62,9 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });
-  // The billing sweep runs only where a test asks for it (it would renew subscriptions on a test's clock).
-  const app = await buildApp({ env, inMemoryDatabase: true, serveWeb: false, billingSweepMs: 0, ...options });
+  // The billing sweep runs only where a test asks for it (it would renew subscriptions on a test's clock);
+  // the outbox relay too (tests call mailer.redeliver when they mean to).
+  const app = await buildApp({ env, inMemoryDatabase: true, serveWeb: false, billingSweepMs: 0, outboxRelayMs: 0, ...options });
   await app.ready();
   return {
     app,

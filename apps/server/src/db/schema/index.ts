@@ -91,16 +91,32 @@ export const passwordResets = pgTable('password_resets', {
   createdAt: createdAt(),
 });
 
-/** Development outbox: e-mail kept here (and logged) when no SMTP server is configured. */
-export const outboxEmails = pgTable('outbox_emails', {
-  id: serial('id').primaryKey(),
-  to: text('to_address').notNull(),
-  subject: text('subject').notNull(),
-  text: text('body_text').notNull(),
-  kind: text('kind').notNull(),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-  createdAt: createdAt(),
-});
+/**
+ * Every e-mail the server sends. Without SMTP it is the development outbox (the body kept here and
+ * logged). With SMTP only the envelope is kept, and the body, sealed (AES-256-GCM), only until it
+ * is delivered, so a failed delivery is tried again (`Mailer.redeliver`) until `deliverUntil`.
+ */
+export const outboxEmails = pgTable(
+  'outbox_emails',
+  {
+    id: serial('id').primaryKey(),
+    to: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('body_text').notNull(),
+    kind: text('kind').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** IV, tag and ciphertext of the body while it waits for delivery; null once delivered or given up. */
+    pendingBody: bytea('pending_body'),
+    /** Delivery attempts so far. */
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next attempt is due (also the lease of an attempt under way). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** Past this the mail is no longer worth sending (a reset link that has expired). */
+    deliverUntil: timestamp('deliver_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('outbox_emails_due_idx').on(table.nextAttemptAt).where(sql`${table.pendingBody} is not null`)],
+);
 
 /** Bring-your-own provider keys, AES-256-GCM encrypted at rest. */
 export const providerKeys = pgTable(

@@ -33,6 +33,8 @@ export async function sendPasswordResetLink(
     to: user.email,
     subject: 'Reset your Conductor password',
     kind: PASSWORD_RESET_MAIL_KIND,
+    // Tried again after a failed delivery only while the link still works.
+    deliverForMs: PASSWORD_RESET_TTL_MS,
     text: [
       `Hi ${user.name},`,
       '',

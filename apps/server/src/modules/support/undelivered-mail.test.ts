@@ -1,7 +1,6 @@
-import { once } from 'node:events';
-import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSmtp, fakeSmtp } from '../../../test/fake-smtp.ts';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { outboxEmails, supportTickets, users } from '../../db/schema/index.ts';
 import { readOutbox, smtpUrlWithTimeouts } from '../../lib/mailer.ts';
@@ -27,7 +26,7 @@ describe('e-mail that cannot be delivered', () => {
   const db = () => harness.app.context.database.db;
   const undelivered = (to: string, kind: string) => outboxOf(harness, to, kind);
 
-  it('a support ticket is saved and answered 201 once, its confirmation logged as undelivered', async () => {
+  it('a support ticket is saved and answered 201 once, its confirmation logged as undelivered and queued to be tried again', async () => {
     const form = new FormData();
     for (const [key, value] of Object.entries({
       subject: 'Streaming stops early',
@@ -45,6 +44,9 @@ describe('e-mail that cannot be delivered', () => {
     await harness.app.context.mailer.drain();
     const [mail] = await undelivered('ada-undelivered@example.com', 'support_ticket');
     expect(mail?.sentAt).toBeNull();
+    // Queued to be tried again (mailer-redelivery.test.ts follows it from there).
+    expect(mail?.pendingBody).toBeInstanceOf(Buffer);
+    expect(mail?.nextAttemptAt).toBeInstanceOf(Date);
   });
 
   it('an e-mail change is saved and answered 200, though the notice to the old address could not go out', async () => {
@@ -65,67 +67,6 @@ describe('e-mail that cannot be delivered', () => {
   });
 });
 
-/**
- * A minimal SMTP server on 127.0.0.1: it answers every command and keeps the mails' lines; while
- * `holding`, it accepts connections and says nothing until `release()`.
- */
-async function fakeSmtp() {
-  const sockets = new Set<net.Socket>();
-  const lines: string[] = [];
-  let holding = false;
-  const held: net.Socket[] = [];
-  const greet = (socket: net.Socket) => {
-    socket.write('220 fake ESMTP\r\n');
-    let buffer = '';
-    let inData = false;
-    socket.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('latin1');
-      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            socket.write('250 queued\r\n');
-          } else lines.push(line);
-          continue;
-        }
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'DATA') {
-          inData = true;
-          socket.write('354 go ahead\r\n');
-        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
-      }
-    });
-  };
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    if (holding) held.push(socket);
-    else greet(socket);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `smtp://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    lines,
-    sockets,
-    hold: () => {
-      holding = true;
-    },
-    release: () => {
-      holding = false;
-      for (const socket of held.splice(0)) greet(socket);
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
-
 const ticketForm = (email: string, subject: string) => {
   const form = new FormData();
   for (const [key, value] of Object.entries({
@@ -141,7 +82,7 @@ const ticketForm = (email: string, subject: string) => {
 };
 
 describe('notices over SMTP', () => {
-  let smtp: Awaited<ReturnType<typeof fakeSmtp>>;
+  let smtp: FakeSmtp;
   beforeAll(async () => {
     smtp = await fakeSmtp();
   });
