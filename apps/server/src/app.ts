@@ -101,7 +101,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   app.decorate('context', context);
   app.addHook('onClose', async () => {
-    // Notices still going out by SMTP finish (or time out) before the database closes under them.
+    // Notices still going out by SMTP finish (or time out) before the database closes under them;
+    // a redelivery run under way stops before its next mail.
+    context.mailer.stop();
     await context.mailer.drain();
     if (ownsDatabase) await database.close();
   });

@@ -4,13 +4,15 @@ import net from 'node:net';
 /**
  * A minimal SMTP server on 127.0.0.1: it answers every command and keeps the mails' lines; while
  * `holding`, it accepts connections and says nothing until `release()`; while `failing`, it
- * greets every connection with 421 (service not available) and hangs up.
+ * greets every connection with 421 (service not available) and hangs up; `slow(ms)` delays each
+ * mail's acceptance.
  */
 export async function fakeSmtp() {
   const sockets = new Set<net.Socket>();
   const lines: string[] = [];
   let holding = false;
   let failing = false;
+  let delayMs = 0;
   const held: net.Socket[] = [];
   const greet = (socket: net.Socket) => {
     socket.write('220 fake ESMTP\r\n');
@@ -24,7 +26,8 @@ export async function fakeSmtp() {
         if (inData) {
           if (line === '.') {
             inData = false;
-            socket.write('250 queued\r\n');
+            if (delayMs > 0) setTimeout(() => socket.writable && socket.write('250 queued\r\n'), delayMs);
+            else socket.write('250 queued\r\n');
           } else lines.push(line);
           continue;
         }
@@ -53,6 +56,10 @@ export async function fakeSmtp() {
     sockets,
     hold: () => {
       holding = true;
+    },
+    /** Each mail is accepted `ms` after its data ends. */
+    slow: (ms: number) => {
+      delayMs = ms;
     },
     fail: (on = true) => {
       failing = on;

@@ -3,15 +3,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type FakeSmtp, fakeSmtp } from '../../test/fake-smtp.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { outboxEmails } from '../db/schema/index.ts';
+import pg from 'pg';
 import {
   ATTEMPT_LEASE_MS,
+  claimDueMail,
   createMailer,
   DELIVER_FOR_MS,
   MAX_ATTEMPTS,
   type MailMessage,
+  mailDomain,
   openBody,
   RETRY_DELAYS_MS,
-  retryDelayMs,
 } from './mailer.ts';
 
 /** A logger that keeps what was logged at error level. */
@@ -19,6 +21,8 @@ function recordingLog() {
   const errors: string[] = [];
   return { errors, info() {}, warn() {}, error: (_obj: object, message: string) => void errors.push(message) };
 }
+
+const givenUp = (log: ReturnType<typeof recordingLog>) => log.errors.filter((message) => message.startsWith('e-mail given up'));
 
 const notice = (to: string, subject: string): MailMessage => ({
   to,
@@ -44,6 +48,7 @@ describe('outbox redelivery', () => {
   beforeEach(async () => {
     now = Date.parse('2026-11-28T09:00:00Z');
     smtp.fail(false);
+    smtp.slow(0);
     harness = await createTestApp({ SMTP_URL: smtp.url }, { clock });
   });
   afterEach(async () => {
@@ -97,30 +102,54 @@ describe('outbox redelivery', () => {
     expect(linesAbout('Retry me')).toBe(1);
   });
 
-  it('backs off after each failure and gives up after MAX_ATTEMPTS', async () => {
-    const log = recordingLog();
-    const context = harness.app.context;
-    const own = createMailer({ env: context.env, database: context.database, clock, secrets: context.secrets }, log);
-    smtp.fail(true);
-    await own.notify(notice('ada-backoff@example.com', 'Back off'));
-    await own.drain();
+  /** Fails every attempt of one mail, due after due, until it is given up; returns the waits between attempts. */
+  async function failUntilGivenUp(own: ReturnType<typeof createMailer>, to: string) {
     const waits: number[] = [];
-    for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
-      const [row] = await rowsTo('ada-backoff@example.com');
-      const due = row?.nextAttemptAt?.getTime() as number;
+    for (;;) {
+      const [row] = await rowsTo(to);
+      if (!row?.pendingBody) return { waits, row };
+      const due = row.nextAttemptAt?.getTime() as number;
       waits.push(due - now);
       now = due;
       expect(await own.redeliver()).toEqual({ sent: 0, failed: 1, abandoned: 0 });
     }
-    expect(waits).toEqual(Array.from({ length: MAX_ATTEMPTS - 1 }, (_, index) => retryDelayMs(index + 1)));
-    expect(waits.slice(0, 6)).toEqual([60_000, 300_000, 900_000, 3_600_000, 10_800_000, 21_600_000]);
-    const [last] = await rowsTo('ada-backoff@example.com');
-    expect(last).toMatchObject({ attempts: MAX_ATTEMPTS, sentAt: null, pendingBody: null, nextAttemptAt: null });
-    expect(log.errors).toContain('e-mail given up (out of attempts)');
+  }
+  const ownMailer = (log = recordingLog(), options: { attemptDeadlineMs?: number } = {}) => {
+    const context = harness.app.context;
+    return createMailer({ env: context.env, database: context.database, clock, secrets: context.secrets }, log, options);
+  };
+
+  it('backs off after each failure, to every 6 hours, and gives up when the next attempt would come after deliverUntil', async () => {
+    const log = recordingLog();
+    const own = ownMailer(log);
+    smtp.fail(true);
+    const started = now;
+    await own.notify(notice('ada-backoff@example.com', 'Back off'));
+    await own.drain();
+    const { waits, row } = await failUntilGivenUp(own, 'ada-backoff@example.com');
+    const hour = 60 * 60_000;
+    // 1, 5, 15, 60 minutes, 3 hours, then 6 hours while the 3 days last: 17 attempts in all.
+    expect(waits).toEqual([60_000, 300_000, 900_000, hour, 3 * hour, ...Array.from({ length: 11 }, () => 6 * hour)]);
+    expect(row).toMatchObject({ attempts: 17, sentAt: null, pendingBody: null, nextAttemptAt: null });
+    expect(now - started).toBeLessThan(DELIVER_FOR_MS);
+    expect(now - started + 6 * hour).toBeGreaterThanOrEqual(DELIVER_FOR_MS);
+    expect(givenUp(log)).toEqual(['e-mail given up (its next attempt would be too late)']);
     smtp.fail(false);
-    now += 7 * 24 * 60 * 60_000;
+    now += 7 * 24 * hour;
     expect(await own.redeliver()).toEqual({ sent: 0, failed: 0, abandoned: 0 });
     expect(linesAbout('Back off')).toBe(0);
+  });
+
+  it('gives up after MAX_ATTEMPTS however long the mail may wait', async () => {
+    const log = recordingLog();
+    const own = ownMailer(log);
+    smtp.fail(true);
+    await own.notify({ ...notice('ada-cap@example.com', 'Capped'), deliverForMs: 30 * 24 * 60 * 60_000 });
+    await own.drain();
+    const { waits, row } = await failUntilGivenUp(own, 'ada-cap@example.com');
+    expect(waits).toHaveLength(MAX_ATTEMPTS - 1);
+    expect(row).toMatchObject({ attempts: MAX_ATTEMPTS, pendingBody: null });
+    expect(givenUp(log)).toEqual(['e-mail given up (out of attempts)']);
   });
 
   it('drops a mail that is no longer worth sending (a reset link that has expired) without sending it', async () => {
@@ -139,8 +168,7 @@ describe('outbox redelivery', () => {
     const count = 25; // more than one claim's batch
     for (let index = 0; index < count; index++) await failedNotice(`ada-many-${index}@example.com`, `Many ${index}`);
     now += RETRY_DELAYS_MS[0];
-    const context = harness.app.context;
-    const other = createMailer({ env: context.env, database: context.database, clock, secrets: context.secrets }, recordingLog());
+    const other = ownMailer();
     const [first, second] = await Promise.all([mailer().redeliver(), other.redeliver()]);
     expect((first?.sent ?? 0) + (second?.sent ?? 0)).toBe(count);
     for (let index = 0; index < count; index++) expect(linesAbout(`Many ${index}`)).toBe(1);
@@ -173,6 +201,103 @@ describe('outbox redelivery', () => {
     } finally {
       await stalled.close();
     }
+  });
+
+  it('an attempt takes its row first: a mail whose claim ran out while the batch was slow is sent once, by the instance that took it over', async () => {
+    for (let index = 0; index < 3; index++) await failedNotice(`ada-slow-${index}@example.com`, `Slow ${index}`);
+    now += RETRY_DELAYS_MS[0];
+    smtp.slow(400);
+    // Instance A claims all three and works through them slowly; its claim runs out meanwhile.
+    const first = mailer().redeliver();
+    await expect.poll(() => linesAbout('Slow 0')).toBe(1);
+    now += ATTEMPT_LEASE_MS + 1_000;
+    await expect.poll(() => linesAbout('Slow 1')).toBe(1);
+    // Instance B claims what A has not reached yet (the third) and takes it before A does.
+    const second = await ownMailer().redeliver();
+    const firstReport = await first;
+    expect([firstReport.sent, second.sent]).toEqual([2, 1]);
+    for (let index = 0; index < 3; index++) expect(linesAbout(`Slow ${index}`)).toBe(1);
+    for (let index = 0; index < 3; index++) {
+      const [row] = await rowsTo(`ada-slow-${index}@example.com`);
+      expect(row).toMatchObject({ attempts: 2, pendingBody: null });
+    }
+  });
+
+  it('gives an attempt up at its deadline, however the server trickles, and schedules the next one', async () => {
+    const own = ownMailer(recordingLog(), { attemptDeadlineMs: 200 });
+    smtp.slow(2_000); // accepted only long after the deadline
+    await own.notify(notice('ada-deadline@example.com', 'Deadline'));
+    const started = performance.now();
+    await own.drain();
+    expect(performance.now() - started).toBeLessThan(1_500);
+    const [row] = await rowsTo('ada-deadline@example.com');
+    expect(row).toMatchObject({ attempts: 1, sentAt: null });
+    expect(row?.nextAttemptAt?.getTime()).toBe(now + RETRY_DELAYS_MS[0]);
+  });
+
+  it('keeps one Message-ID for a mail across its attempts', async () => {
+    const message = notice('ada-message-id@example.com', 'Same id');
+    await failedNotice(message.to, 'Same id');
+    now += RETRY_DELAYS_MS[0];
+    await mailer().redeliver();
+    const [row] = await rowsTo(message.to);
+    const domain = mailDomain(harness.app.context.env.MAIL_FROM);
+    expect(domain).toBe('conductor.dev');
+    expect(smtp.lines).toContain(`Message-ID: <outbox-${row?.id}.${row?.createdAt.getTime()}@conductor.dev>`);
+  });
+
+  it('stops before its next mail once the mailer is stopping, giving back what it had not tried', async () => {
+    for (let index = 0; index < 3; index++) await failedNotice(`ada-stop-${index}@example.com`, `Stop ${index}`);
+    now += RETRY_DELAYS_MS[0];
+    const own = ownMailer();
+    smtp.slow(300);
+    const run = own.redeliver();
+    await expect.poll(() => linesAbout('Stop 0')).toBe(1);
+    own.stop();
+    expect(await run).toEqual({ sent: 1, failed: 0, abandoned: 0 });
+    expect(await own.redeliver()).toEqual({ sent: 0, failed: 0, abandoned: 0 });
+    for (const index of [1, 2]) {
+      const [row] = await rowsTo(`ada-stop-${index}@example.com`);
+      // Untried: its attempt count unchanged, due at once for another instance.
+      expect(row).toMatchObject({ attempts: 1, sentAt: null });
+      expect(row?.nextAttemptAt?.getTime()).toBeLessThanOrEqual(now);
+    }
+    smtp.slow(0);
+    expect(await mailer().redeliver()).toEqual({ sent: 2, failed: 0, abandoned: 0 });
+  });
+
+  it('claims skip rows another transaction has locked (FOR UPDATE SKIP LOCKED)', async () => {
+    const db = harness.app.context.database.db;
+    expect(claimDueMail(db, now, 20).toSQL().sql).toContain('for update skip locked');
+    const url = harness.app.context.env.DATABASE_URL;
+    if (!url) return; // the embedded database has one connection: nothing else can hold a lock
+    await failedNotice('ada-locked@example.com', 'Locked');
+    await failedNotice('ada-free@example.com', 'Free');
+    now += RETRY_DELAYS_MS[0];
+    const [locked] = await rowsTo('ada-locked@example.com');
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select id from outbox_emails where id = $1 for update', [locked?.id]);
+      const claimed = await claimDueMail(db, now, 20);
+      expect(claimed.map((row) => row.to)).toEqual(['ada-free@example.com']);
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
+  });
+
+  it('a reset mail is tried again only while its link works (one hour)', async () => {
+    const { createUserWithSession } = await import('../../test/helpers.ts');
+    const { user } = await createUserWithSession(harness.app);
+    smtp.fail(true);
+    const response = await harness.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: user.email } });
+    expect(response.statusCode).toBe(200);
+    await mailer().drain();
+    const [row] = await rowsTo(user.email);
+    expect(row).toMatchObject({ kind: 'password_reset', attempts: 1, sentAt: null });
+    expect((row?.deliverUntil?.getTime() ?? 0) - (row?.createdAt.getTime() ?? 0)).toBe(60 * 60_000);
   });
 
   it('the outbox relay sends due mail on its own, every outboxRelayMs', async () => {

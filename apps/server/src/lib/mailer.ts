@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.ts';
@@ -18,9 +18,9 @@ export interface MailMessage {
 /** What one `redeliver` did. */
 export interface RedeliveryReport {
   sent: number;
-  /** Failed again: tried later. */
+  /** Attempts that failed: each mail is tried again later, or given up (and logged) if that was its last chance. */
   failed: number;
-  /** Past their `deliverUntil` or out of attempts: dropped from the queue (and logged). */
+  /** Dropped without an attempt (and logged): past its `deliverUntil`, or its body unreadable with this server's key. */
   abandoned: number;
 }
 
@@ -40,21 +40,28 @@ export interface Mailer {
    */
   drain(deadlineMs?: number): Promise<void>;
   /**
-   * With SMTP: sends again the mail whose delivery failed, or was abandoned at a shutdown, once its
-   * next attempt is due. Each mail is claimed first (locked rows are skipped, and the claim is a
-   * lease of ATTEMPT_LEASE_MS), so instances sharing a database never send the same one twice at
-   * once. The outbox relay calls it every OUTBOX_RELAY_MS.
+   * With SMTP: sends again the mail whose delivery failed, or was abandoned when an instance
+   * stopped, once its next attempt is due (the outbox relay calls it every OUTBOX_RELAY_MS). Due
+   * rows are claimed with a lease (locked rows skipped), and each attempt first takes its row by its
+   * attempt count, so while an attempt runs (at most ATTEMPT_DEADLINE_MS, inside the lease) no
+   * other instance sends the same mail. Every write that ends an attempt checks that count, so a
+   * stale attempt cannot undo a newer one. Assumes the instances' clocks agree to well within the lease.
    */
   redeliver(): Promise<RedeliveryReport>;
+  /** At shutdown, before `drain`: no redelivery starts, and one under way stops before its next mail. */
+  stop(): void;
 }
 
 /** How long a mail whose delivery failed is tried again, unless it says otherwise. */
 export const DELIVER_FOR_MS = 3 * 24 * 60 * 60_000;
-/** An attempt's claim: longer than the SMTP time-outs allow an attempt to take (10 + 10 + 10 + 30 s). */
-export const ATTEMPT_LEASE_MS = 2 * 60_000;
-/** The wait after the n-th failed attempt (the last one repeats), then MAX_ATTEMPTS in all. */
+/** How long one SMTP attempt may take in all: nodemailer's time-outs are per step (its socket one is idle time). */
+export const ATTEMPT_DEADLINE_MS = 60_000;
+/** An attempt's claim on its row: twice the deadline, so an attempt always ends inside it. */
+export const ATTEMPT_LEASE_MS = 2 * ATTEMPT_DEADLINE_MS;
+/** The wait after the n-th failed attempt (the last one repeats) while the mail is worth sending. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60 * 60_000, 6 * 60 * 60_000] as const;
-export const MAX_ATTEMPTS = 12;
+/** A bound besides `deliverUntil` (3 days of the schedule above take 17 attempts). */
+export const MAX_ATTEMPTS = 20;
 /** Mails claimed at a time, and batches at most per `redeliver`. */
 const REDELIVERY_BATCH = 20;
 const REDELIVERY_BATCHES = 10;
@@ -91,6 +98,48 @@ export function smtpUrlWithTimeouts(smtpUrl: string): string {
   return url.toString();
 }
 
+/** What an attempt knows of its stored mail. */
+interface StoredMail {
+  id: number;
+  /** Attempts counted so far, this one included once it is taken: the row is this attempt's while the count holds. */
+  attempts: number;
+  createdAt: Date;
+  deliverUntil: Date | null;
+}
+
+/**
+ * Claims up to `limit` due mails for this instance: each gets a lease of ATTEMPT_LEASE_MS, and rows
+ * another transaction has locked (claiming them at the same moment) are skipped.
+ */
+export function claimDueMail(db: AppContext['database']['db'], now: number, limit: number) {
+  const due = db
+    .select({ id: outboxEmails.id })
+    .from(outboxEmails)
+    .where(
+      and(
+        isNotNull(outboxEmails.pendingBody),
+        isNull(outboxEmails.sentAt),
+        lte(outboxEmails.nextAttemptAt, new Date(now)),
+        lt(outboxEmails.attempts, MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(asc(outboxEmails.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(outboxEmails)
+    .set({ nextAttemptAt: new Date(now + ATTEMPT_LEASE_MS) })
+    .where(and(inArray(outboxEmails.id, due), isNotNull(outboxEmails.pendingBody), isNull(outboxEmails.sentAt)))
+    .returning();
+}
+
+/** The domain of MAIL_FROM (`Conductor <no-reply@conductor.dev>` or a bare address), for Message-IDs. */
+export function mailDomain(from: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  const domain = address.slice(address.lastIndexOf('@') + 1).trim();
+  return /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
 /**
  * SMTP when SMTP_URL is set; otherwise the development outbox: stored in the database and
  * printed to the log so a developer (and the tests) can read it.
@@ -98,7 +147,10 @@ export function smtpUrlWithTimeouts(smtpUrl: string): string {
 export function createMailer(
   context: Pick<AppContext, 'env' | 'database' | 'clock' | 'secrets'>,
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  /** Tests shorten an attempt's deadline (it must stay under ATTEMPT_LEASE_MS). */
+  options: { attemptDeadlineMs?: number } = {},
 ): Mailer {
+  const attemptDeadlineMs = Math.min(options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_MS, ATTEMPT_DEADLINE_MS);
   const transport = context.env.SMTP_URL ? nodemailer.createTransport(smtpUrlWithTimeouts(context.env.SMTP_URL)) : null;
   const pending = new Set<Promise<void>>();
   const { db } = context.database;
@@ -109,7 +161,7 @@ export function createMailer(
    * may hold one-time links), the body is kept sealed until delivered, and the first attempt,
    * about to start, holds the claim.
    */
-  async function store(message: MailMessage): Promise<number | undefined> {
+  async function store(message: MailMessage): Promise<StoredMail | undefined> {
     const now = context.clock.now();
     const [row] = await db
       .insert(outboxEmails)
@@ -126,93 +178,130 @@ export function createMailer(
           deliverUntil: new Date(now + (message.deliverForMs ?? DELIVER_FOR_MS)),
         }),
       })
-      .returning({ id: outboxEmails.id });
+      .returning({
+        id: outboxEmails.id,
+        attempts: outboxEmails.attempts,
+        createdAt: outboxEmails.createdAt,
+        deliverUntil: outboxEmails.deliverUntil,
+      });
     if (!transport)
       // Development outbox: the message body may hold a one-time link, which is the point here.
       log.info(
         { outbox: { to: message.to, subject: message.subject, kind: message.kind, text: message.text } },
         'development outbox e-mail',
       );
-    return row?.id;
+    return row;
   }
 
-  /** One attempt (the `attempts`-th) of a stored mail: marked sent, or its next attempt scheduled. */
-  async function deliver(smtp: nodemailer.Transporter, message: MailMessage, id: number | undefined, attempts: number): Promise<void> {
+  /** A stored mail's one identity (`Message-ID`) for every attempt, so a receiver can tell a repeat. */
+  const messageId = (id: number, createdAt: Date) => `<outbox-${id}.${createdAt.getTime()}@${mailDomain(context.env.MAIL_FROM)}>`;
+
+  /** The SMTP exchange, given up after ATTEMPT_DEADLINE_MS (a late acceptance may still deliver it: at least once). */
+  async function sendWithin(smtp: nodemailer.Transporter, message: MailMessage, id: string | undefined): Promise<void> {
+    const timer = new AbortController();
+    const deadline = sleep(attemptDeadlineMs, undefined, { signal: timer.signal, ref: false }).then(() => {
+      throw new Error(`the SMTP exchange took longer than ${attemptDeadlineMs / 1_000} s`);
+    });
     try {
-      await smtp.sendMail({ from: context.env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
+      await Promise.race([
+        smtp.sendMail({ from: context.env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, messageId: id }),
+        deadline,
+      ]);
+    } finally {
+      timer.abort();
+      deadline.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Attempt number `attempt` of a stored mail, which holds its row: marked sent, or given its next
+   * attempt (or given up). The writes after it apply only while the row is still this attempt's.
+   */
+  async function deliver(smtp: nodemailer.Transporter, message: MailMessage, row: StoredMail | undefined): Promise<void> {
+    try {
+      await sendWithin(smtp, message, row && messageId(row.id, row.createdAt));
     } catch (error) {
-      if (id !== undefined) await scheduleRetry(id, message, attempts).catch(() => undefined); // the claim's lease expires instead
+      if (row) await afterFailure(row, message.kind).catch(() => undefined); // else the lease runs out and it is tried again
       throw error;
     }
-    if (id !== undefined)
+    if (row)
       await db
         .update(outboxEmails)
         .set({ sentAt: new Date(context.clock.now()), pendingBody: null, nextAttemptAt: null })
-        .where(eq(outboxEmails.id, id));
+        .where(and(eq(outboxEmails.id, row.id), isNull(outboxEmails.sentAt)));
   }
 
-  async function scheduleRetry(id: number, message: Pick<MailMessage, 'kind'>, attempts: number): Promise<void> {
-    if (attempts >= MAX_ATTEMPTS) return abandon(id, message, attempts, 'out of attempts');
+  /** This attempt's row: still pending, with the attempt count it had when taken. */
+  const held = (row: Pick<StoredMail, 'id' | 'attempts'>) =>
+    and(eq(outboxEmails.id, row.id), eq(outboxEmails.attempts, row.attempts), isNull(outboxEmails.sentAt));
+
+  async function afterFailure(row: StoredMail, kind: string): Promise<void> {
+    const next = context.clock.now() + retryDelayMs(row.attempts);
+    if (row.attempts >= MAX_ATTEMPTS) return abandon(row, kind, 'out of attempts');
+    if (row.deliverUntil && next >= row.deliverUntil.getTime()) return abandon(row, kind, 'its next attempt would be too late');
     await db
       .update(outboxEmails)
-      .set({ nextAttemptAt: new Date(context.clock.now() + retryDelayMs(attempts)) })
-      .where(eq(outboxEmails.id, id));
+      .set({ nextAttemptAt: new Date(next) })
+      .where(held(row));
   }
 
-  async function abandon(id: number, message: Pick<MailMessage, 'kind'>, attempts: number, reason: string): Promise<void> {
-    await db.update(outboxEmails).set({ pendingBody: null, nextAttemptAt: null }).where(eq(outboxEmails.id, id));
-    log.error({ mail: { id, kind: message.kind, attempts } }, `e-mail given up (${reason})`);
-  }
-
-  const undelivered = (message: MailMessage) => (error: unknown) =>
-    log.error({ err: error, mail: { kind: message.kind } }, 'e-mail not delivered; it is tried again later');
-
-  /** Claims up to a batch of due mails: locked rows are skipped, and each claimed one is leased for its attempt. */
-  async function claimDue(now: number) {
-    const due = db
-      .select({ id: outboxEmails.id })
-      .from(outboxEmails)
-      .where(and(isNotNull(outboxEmails.pendingBody), isNull(outboxEmails.sentAt), lte(outboxEmails.nextAttemptAt, new Date(now))))
-      .orderBy(asc(outboxEmails.nextAttemptAt))
-      .limit(REDELIVERY_BATCH)
-      .for('update', { skipLocked: true });
-    return db
+  async function abandon(row: Pick<StoredMail, 'id' | 'attempts'>, kind: string, reason: string): Promise<void> {
+    const given = await db
       .update(outboxEmails)
-      .set({ attempts: sql`${outboxEmails.attempts} + 1`, nextAttemptAt: new Date(now + ATTEMPT_LEASE_MS) })
-      .where(and(inArray(outboxEmails.id, due), isNotNull(outboxEmails.pendingBody)))
-      .returning();
+      .set({ pendingBody: null, nextAttemptAt: null })
+      .where(held(row))
+      .returning({ id: outboxEmails.id });
+    if (given.length > 0) log.error({ mail: { id: row.id, kind, attempts: row.attempts } }, `e-mail given up (${reason})`);
   }
+
+  /** Takes a claimed row for one attempt: counts it and renews the lease, unless another instance took it meanwhile. */
+  async function takeForAttempt(row: StoredMail, now: number): Promise<StoredMail | undefined> {
+    const [taken] = await db
+      .update(outboxEmails)
+      .set({ attempts: row.attempts + 1, nextAttemptAt: new Date(now + ATTEMPT_LEASE_MS) })
+      .where(and(held(row), isNotNull(outboxEmails.pendingBody)))
+      .returning({ id: outboxEmails.id });
+    return taken && { ...row, attempts: row.attempts + 1 };
+  }
+
+  let stopping = false;
 
   async function redeliver(smtp: nodemailer.Transporter): Promise<RedeliveryReport> {
     const report: RedeliveryReport = { sent: 0, failed: 0, abandoned: 0 };
-    for (let batch = 0; batch < REDELIVERY_BATCHES; batch++) {
-      const now = context.clock.now();
-      const claimed = await claimDue(now);
+    for (let batch = 0; batch < REDELIVERY_BATCHES && !stopping; batch++) {
+      const claimed = await claimDueMail(db, context.clock.now(), REDELIVERY_BATCH);
       for (const row of claimed) {
-        const body = row.pendingBody;
-        if (!body) continue;
+        const now = context.clock.now();
+        if (stopping) {
+          // Given back untried: due again at once for the other instances.
+          await db
+            .update(outboxEmails)
+            .set({ nextAttemptAt: new Date(now) })
+            .where(held(row));
+          continue;
+        }
+        if (!row.pendingBody) continue;
         if (row.deliverUntil && row.deliverUntil.getTime() <= now) {
-          await abandon(row.id, row, row.attempts - 1, 'no longer worth sending');
+          await abandon(row, row.kind, 'no longer worth sending');
           report.abandoned += 1;
           continue;
         }
         let text: string;
         try {
-          text = openBody(body, key);
+          text = openBody(row.pendingBody, key);
         } catch {
-          await abandon(row.id, row, row.attempts - 1, "its body cannot be read with this server's ENCRYPTION_KEY");
+          await abandon(row, row.kind, "its body cannot be read with this server's ENCRYPTION_KEY");
           report.abandoned += 1;
           continue;
         }
+        const attempt = await takeForAttempt(row, now);
+        if (!attempt) continue;
         try {
-          await deliver(smtp, { to: row.to, subject: row.subject, kind: row.kind, text }, row.id, row.attempts);
+          await deliver(smtp, { to: row.to, subject: row.subject, kind: row.kind, text }, attempt);
           report.sent += 1;
         } catch (error) {
           report.failed += 1;
-          log.warn(
-            { err: error, mail: { id: row.id, kind: row.kind, attempts: row.attempts } },
-            'e-mail not delivered again; it is tried again later',
-          );
+          log.warn({ err: error, mail: { id: row.id, kind: row.kind, attempts: attempt.attempts } }, 'e-mail not delivered again');
         }
       }
       if (claimed.length < REDELIVERY_BATCH) break;
@@ -222,18 +311,28 @@ export function createMailer(
 
   const mailer: Mailer = {
     async send(message) {
-      const id = await store(message);
-      if (transport) await deliver(transport, message, id, 1);
+      const row = await store(message);
+      if (transport) await deliver(transport, message, row);
     },
     // The notice is stored before the request answers; the SMTP exchange runs after it, so a slow
     // or stalled server never holds the request (the user would give up and submit again).
     async notify(message) {
       const storing = store(message);
-      mailer.background(storing.then((id) => (transport ? deliver(transport, message, id, 1) : undefined)).catch(undelivered(message)));
+      mailer.background(
+        storing.then(
+          (row) =>
+            transport
+              ? deliver(transport, message, row).catch((error: unknown) =>
+                  log.error({ err: error, mail: { kind: message.kind } }, 'e-mail not delivered; it is tried again later'),
+                )
+              : undefined,
+          (error: unknown) => log.error({ err: error, mail: { kind: message.kind } }, 'e-mail not stored, so not sent'),
+        ),
+      );
       await storing.catch(() => undefined); // logged by the background part
     },
     async redeliver() {
-      if (!transport) return { sent: 0, failed: 0, abandoned: 0 };
+      if (!transport || stopping) return { sent: 0, failed: 0, abandoned: 0 };
       const work = redeliver(transport);
       mailer.background(
         work.then(
@@ -242,6 +341,9 @@ export function createMailer(
         ),
       );
       return work;
+    },
+    stop() {
+      stopping = true;
     },
     background(work) {
       pending.add(work);
