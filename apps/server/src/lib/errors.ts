@@ -7,6 +7,7 @@ export type AppErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'quote_expired'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -20,6 +21,7 @@ const STATUS: Record<AppErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  quote_expired: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { limitsForPlan, type UserPlan } from '@conductor/shared';
-import type { BillingOverview, BillingPeriod, Invoice, ProrationPreview } from '@conductor/shared/schemas/billing';
+import {
+  type BillingOverview,
+  type BillingPeriod,
+  type Invoice,
+  type ProrationPreview,
+  QUOTE_VALID_MS,
+} from '@conductor/shared/schemas/billing';
 import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { invalidateAccountCache } from '../../gateway/gateway.plugin.ts';
@@ -251,10 +257,11 @@ interface Quote {
   totalCents: number;
 }
 
-async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number): Promise<Quote> {
+/** Prorated as of `prorateAt` (a preview's instant, or now); overage is what is owed until now. */
+async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number, prorateAt = now): Promise<Quote> {
   const period = checkChange(sub, change.plan, change.period);
   const current = currentOf(sub);
-  const proration = prorate(current, change.plan, period, now);
+  const proration = prorate(current, change.plan, period, prorateAt);
   const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
   const overageCents = owed.reduce((sum, line) => sum + line.amountCents, 0);
   return { period, proration, overage: owed, overageCents, totalCents: proration.totalCents + overageCents };
@@ -264,6 +271,7 @@ function toPreview(
   sub: SubscriptionRow,
   toPlan: 'free' | 'pro' | 'enterprise',
   { period, proration, overage: owed, overageCents, totalCents }: Quote,
+  now: number,
 ): ProrationPreview {
   return {
     fromPlan: sub.plan as UserPlan,
@@ -277,6 +285,7 @@ function toPreview(
     periodStart: new Date(proration.newPeriod.start).toISOString(),
     periodEnd: new Date(proration.newPeriod.end).toISOString(),
     lines: [...proration.lines, ...owed].map(({ description, amountCents }) => ({ description, amountCents })),
+    quotedAt: new Date(now).toISOString(),
   };
 }
 
@@ -287,11 +296,31 @@ function currentOf(sub: SubscriptionRow) {
 export interface PlanChange {
   plan: 'free' | 'pro' | 'enterprise';
   period: BillingPeriod;
+  /** A preview's `quotedAt` (ISO): prorate as of then, so the charge is what the preview showed. */
+  prorationDate?: string | undefined;
 }
+
+/**
+ * The instant a change is prorated as of: now, or the preview's `quotedAt` when it is recent
+ * (QUOTE_VALID_MS; a minute ahead is allowed for instances' clocks) and inside the current
+ * period. An older quote is refused, so no one is charged or credited other than as shown.
+ */
+function prorationInstant(sub: SubscriptionRow, change: PlanChange, now: number): number {
+  if (change.prorationDate === undefined) return now;
+  const at = Date.parse(change.prorationDate);
+  const expired = () =>
+    new AppError('quote_expired', 'The amounts shown are out of date. Review the change again to see what it costs now.');
+  if (!Number.isFinite(at) || at > now + CLOCK_SKEW_MS) throw new AppError('bad_request', 'prorationDate is in the future.');
+  if (at < now - QUOTE_VALID_MS || at < sub.currentPeriodStart.getTime()) throw expired();
+  return Math.min(at, now);
+}
+
+/** How far ahead of this instance's clock a quote from another instance may be. */
+const CLOCK_SKEW_MS = 60_000;
 
 export async function previewPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<ProrationPreview> {
   const sub = await syncSubscription(db, user, now);
-  return toPreview(sub, change.plan, await quote(db, sub, change, now));
+  return toPreview(sub, change.plan, await quote(db, sub, change, now), now);
 }
 
 /** Changes plan at once; the prorated difference (and overage owed) becomes an invoice (due) or a credit note. */
@@ -305,7 +334,8 @@ export async function changePlan(db: Database, user: BillingUser, change: PlanCh
 function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   return withUserLock(db, user.id, async (tx) => {
     const sub = await syncWithin(tx, user.id, now);
-    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, now);
+    const at = prorationInstant(sub, change, now);
+    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, now, at);
     await setUserPlan(tx, user.id, change.plan, now);
     await saveSubscription(tx, {
       userId: user.id,
@@ -317,7 +347,7 @@ function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, no
       updatedAt: new Date(now),
     });
     if (totalCents === 0 && owed.length === 0) return { invoice: null };
-    const billed = { start: Math.max(now, proration.newPeriod.start), end: proration.newPeriod.end };
+    const billed = { start: Math.max(at, proration.newPeriod.start), end: proration.newPeriod.end };
     const row = await issueInvoice(tx, user.id, billed, [...proration.lines, ...owed], now);
     return { invoice: toInvoice(row) };
   });

@@ -167,6 +167,40 @@ describe('billing', () => {
     expect((await get('/api/v1/billing', alice.cookie)).json()).toMatchObject({ plan: 'pro', cancelAtPeriodEnd: false });
   });
 
+  it('charges a change as its preview showed when the preview is sent back, and refuses one too old to honour', async () => {
+    clock.set('2026-03-16T00:00:00.000Z');
+    const { cookie } = await createUserWithSession(harness.app);
+    const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'pro' })).json();
+    expect(preview).toMatchObject({ quotedAt: '2026-03-16T00:00:00.000Z', totalCents: 1497 });
+    // Confirmed 9 minutes later: prorated as of the preview, not now (which would be a cent less).
+    clock.advance(9 * 60_000);
+    const nowQuote = (await post('/api/v1/billing/preview', cookie, { plan: 'pro' })).json();
+    expect(nowQuote.totalCents).toBe(1496);
+    const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', prorationDate: preview.quotedAt });
+    expect(change.statusCode).toBe(200);
+    expect(change.json().invoice).toMatchObject({ amountCents: preview.totalCents });
+
+    const other = await createUserWithSession(harness.app);
+    const old = (await post('/api/v1/billing/preview', other.cookie, { plan: 'pro' })).json();
+    clock.advance(10 * 60_000 + 1);
+    const stale = await post('/api/v1/billing/change-plan', other.cookie, { plan: 'pro', prorationDate: old.quotedAt });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toMatchObject({
+      code: 'quote_expired',
+      message: 'The amounts shown are out of date. Review the change again to see what it costs now.',
+    });
+    expect((await get('/api/v1/billing', other.cookie)).json().plan).toBe('free');
+    // A date ahead of the server's clock is not a quote it gave.
+    const ahead = new Date(clock.now() + 5 * 60_000).toISOString();
+    expect((await post('/api/v1/billing/change-plan', other.cookie, { plan: 'pro', prorationDate: ahead })).statusCode).toBe(400);
+    // Nor is one before the current period (a quote from last month).
+    const lastMonth = new Date(Date.parse('2026-02-28T23:59:00.000Z')).toISOString();
+    clock.set('2026-03-01T00:05:00.000Z');
+    const beforePeriod = await post('/api/v1/billing/change-plan', other.cookie, { plan: 'pro', prorationDate: lastMonth });
+    expect(beforePeriod.statusCode).toBe(409);
+    clock.set('2026-03-16T00:00:00.000Z');
+  });
+
   it('refuses bad input with 400', async () => {
     const { cookie } = await createUserWithSession(harness.app);
     for (const payload of [
@@ -175,6 +209,8 @@ describe('billing', () => {
       { plan: 'pro', period: 'weekly' },
       { plan: 'pro', coupon: 'FREE' },
       { plan: 'byo-keys' },
+      { plan: 'pro', prorationDate: 'yesterday' },
+      { plan: 'pro', prorationDate: 1_773_619_200_000 },
     ]) {
       for (const url of ['/api/v1/billing/preview', '/api/v1/billing/change-plan']) {
         const response = await post(url, cookie, payload);

@@ -2,6 +2,7 @@ import { PLANS, type PlanId } from '@conductor/shared';
 import type { BillingOverview, BillingPeriod, ProrationPreview } from '@conductor/shared/schemas/billing';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
@@ -46,12 +47,19 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
   const [period, setPeriod] = useState<BillingPeriod>(billing.period);
   const preview = useMutation({ mutationFn: previewPlanChange });
   const change = useChangePlan();
+  // Why the amounts were worked out again (the first preview was too old to be charged as shown).
+  const [requoted, setRequoted] = useState<string | null>(null);
   const effectivePeriod = plan === 'free' ? 'monthly' : period;
   const isCurrent = billing.plan === plan && billing.period === effectivePeriod;
 
   const reset = () => {
     preview.reset();
     change.reset();
+    setRequoted(null);
+  };
+  const choose = () => {
+    preview.reset();
+    setRequoted(null);
   };
 
   return (
@@ -85,7 +93,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                 )}
                 onClick={() => {
                   setPeriod(value);
-                  preview.reset();
+                  choose();
                 }}
               >
                 {value}
@@ -107,7 +115,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                     checked={plan === candidate.id}
                     onChange={() => {
                       setPlan(candidate.id);
-                      preview.reset();
+                      choose();
                     }}
                     className="accent-[var(--primary)]"
                   />
@@ -119,6 +127,11 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
             ))}
           </fieldset>
           {preview.data && <ProrationSummary preview={preview.data} />}
+          {requoted && (
+            <p role="status" className="text-sm text-muted-foreground" data-testid="requoted">
+              {requoted}
+            </p>
+          )}
           {preview.isError && (
             <p role="alert" className="text-sm text-danger">
               {preview.error.message}
@@ -133,11 +146,18 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                 disabled={change.isPending}
                 onClick={async () => {
                   try {
-                    await change.mutateAsync({ plan, period: effectivePeriod });
+                    // Charged as of the preview shown, so the amount is the one the user confirmed.
+                    await change.mutateAsync({ plan, period: effectivePeriod, prorationDate: preview.data?.quotedAt });
                     toast.success(`You are now on the ${PLANS.find((candidate) => candidate.id === plan)?.name} plan`);
                     setOpen(false);
                     reset();
                   } catch (error) {
+                    if (error instanceof ApiError && error.code === 'quote_expired') {
+                      // The dialog stayed open too long: show what it costs now, to be confirmed again.
+                      setRequoted('Those amounts were out of date, so they have been worked out again. Check them and confirm.');
+                      preview.mutate({ plan, period: effectivePeriod });
+                      return;
+                    }
                     toast.error(error instanceof Error ? error.message : 'Could not change the plan.');
                   }
                 }}
