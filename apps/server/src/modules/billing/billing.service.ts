@@ -312,7 +312,7 @@ function prorationInstant(sub: SubscriptionRow, change: PlanChange, now: number)
     new AppError('quote_expired', 'The amounts shown are out of date. Review the change again to see what it costs now.');
   if (!Number.isFinite(at) || at > now + CLOCK_SKEW_MS) throw new AppError('bad_request', 'prorationDate is in the future.');
   if (at < now - QUOTE_VALID_MS || at < sub.currentPeriodStart.getTime()) throw expired();
-  return Math.min(at, now);
+  return at; // slightly ahead (another instance's clock) prorates a few seconds less: still as shown
 }
 
 /** How far ahead of this instance's clock a quote from another instance may be. */
