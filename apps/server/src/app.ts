@@ -88,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (redis && !(await redisReady(redis, 2_000)))
     app.log.warn('Redis did not answer at start-up: throttles and plan limits count in this process until it does');
   const secrets = loadSecrets(env);
+  const metrics = createMetrics(redis ? { redisUp: () => redis.status === 'ready' } : {});
   const context: AppContext = {
     env,
     secrets,
@@ -96,8 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startedAt: clock.now(),
     version: VERSION,
     redis,
-    mailer: createMailer({ env, database, clock, secrets }, app.log),
-    metrics: createMetrics(redis ? { redisUp: () => redis.status === 'ready' } : {}),
+    mailer: createMailer({ env, database, clock, secrets, metrics }, app.log),
+    metrics,
   };
   app.decorate('context', context);
   app.addHook('onClose', async () => {

@@ -102,6 +102,23 @@ describe('outbox redelivery', () => {
     expect(linesAbout('Retry me')).toBe(1);
   });
 
+  it('reports attempts by outcome and the queue to Prometheus', async () => {
+    const scrape = async () => (await harness.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const value = (body: string, series: string) => Number(body.match(new RegExp(`^${series} (\\d+)$`, 'm'))?.[1]);
+    await failedNotice('ada-metrics-1@example.com', 'Metrics one');
+    await failedNotice('ada-metrics-2@example.com', 'Metrics two');
+    let body = await scrape();
+    expect(value(body, 'conductor_mail_queued')).toBe(2);
+    expect(value(body, 'conductor_mail_deliveries_total\\{outcome="failed"\\}')).toBe(2);
+    expect(value(body, 'conductor_mail_deliveries_total\\{outcome="sent"\\}')).toBe(0);
+    now += RETRY_DELAYS_MS[0];
+    await mailer().redeliver();
+    body = await scrape();
+    expect(value(body, 'conductor_mail_queued')).toBe(0);
+    expect(value(body, 'conductor_mail_deliveries_total\\{outcome="sent"\\}')).toBe(2);
+    expect(value(body, 'conductor_mail_deliveries_total\\{outcome="given_up"\\}')).toBe(0);
+  });
+
   /** Fails every attempt of one mail, due after due, until it is given up; returns the waits between attempts. */
   async function failUntilGivenUp(own: ReturnType<typeof createMailer>, to: string) {
     const waits: number[] = [];
@@ -160,6 +177,8 @@ describe('outbox redelivery', () => {
     now += 61 * 60_000;
     expect(await mailer().redeliver()).toEqual({ sent: 0, failed: 0, abandoned: 1 });
     expect(linesAbout('Reset link')).toBe(0);
+    const metrics = (await harness.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/^conductor_mail_deliveries_total\{outcome="given_up"\} 1$/m);
     const [row] = await rowsTo('ada-reset@example.com');
     expect(row).toMatchObject({ sentAt: null, pendingBody: null, nextAttemptAt: null });
   });

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.ts';
 import { outboxEmails } from '../db/schema/index.ts';
 import { open, seal } from './crypto.ts';
+import type { MailOutcome } from './metrics.ts';
 
 export interface MailMessage {
   to: string;
@@ -133,6 +134,12 @@ export function claimDueMail(db: AppContext['database']['db'], now: number, limi
     .returning();
 }
 
+/** Mail waiting to be delivered or tried again (the partial index on the queue serves it). */
+export async function countQueuedMail(db: AppContext['database']['db']): Promise<number> {
+  const [row] = await db.select({ queued: count() }).from(outboxEmails).where(isNotNull(outboxEmails.pendingBody));
+  return row?.queued ?? 0;
+}
+
 /** The domain of MAIL_FROM (`Conductor <no-reply@conductor.dev>` or a bare address), for Message-IDs. */
 export function mailDomain(from: string): string {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
@@ -145,7 +152,7 @@ export function mailDomain(from: string): string {
  * printed to the log so a developer (and the tests) can read it.
  */
 export function createMailer(
-  context: Pick<AppContext, 'env' | 'database' | 'clock' | 'secrets'>,
+  context: Pick<AppContext, 'env' | 'database' | 'clock' | 'secrets'> & { metrics?: AppContext['metrics'] },
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
   /** Tests shorten an attempt's deadline (it must stay under ATTEMPT_LEASE_MS). */
   options: { attemptDeadlineMs?: number } = {},
@@ -155,6 +162,8 @@ export function createMailer(
   const pending = new Set<Promise<void>>();
   const { db } = context.database;
   const key = context.secrets.encryptionKey;
+  const counted = (outcome: MailOutcome) => context.metrics?.mail.count(outcome);
+  if (transport) context.metrics?.mail.watchQueue(() => countQueuedMail(db));
 
   /**
    * Keeps the message in the outbox. With real SMTP the readable row is only the envelope (bodies
@@ -221,9 +230,11 @@ export function createMailer(
     try {
       await sendWithin(smtp, message, row && messageId(row.id, row.createdAt));
     } catch (error) {
+      counted('failed');
       if (row) await afterFailure(row, message.kind).catch(() => undefined); // else the lease runs out and it is tried again
       throw error;
     }
+    counted('sent');
     if (row)
       await db
         .update(outboxEmails)
@@ -251,7 +262,9 @@ export function createMailer(
       .set({ pendingBody: null, nextAttemptAt: null })
       .where(held(row))
       .returning({ id: outboxEmails.id });
-    if (given.length > 0) log.error({ mail: { id: row.id, kind, attempts: row.attempts } }, `e-mail given up (${reason})`);
+    if (given.length === 0) return;
+    counted('given_up');
+    log.error({ mail: { id: row.id, kind, attempts: row.attempts } }, `e-mail given up (${reason})`);
   }
 
   /** Takes a claimed row for one attempt: counts it and renews the lease, unless another instance took it meanwhile. */

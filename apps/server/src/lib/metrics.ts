@@ -13,6 +13,8 @@ export interface Metrics {
   http: HttpMetrics;
   /** Upstream calls' latencies and errors by provider, and the circuit breakers' states. */
   upstream: UpstreamMetrics;
+  /** E-mail sent by SMTP: attempts by outcome, and the queue waiting to be (re)delivered. */
+  mail: MailMetrics;
 }
 
 export const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
@@ -33,7 +35,59 @@ export function createMetrics(options: { redisUp?: () => boolean } = {}): Metric
       ),
     );
   }
-  return { registry, http: new HttpMetrics(registry, BUCKETS), upstream: new UpstreamMetrics(registry, BUCKETS) };
+  return {
+    registry,
+    http: new HttpMetrics(registry, BUCKETS),
+    upstream: new UpstreamMetrics(registry, BUCKETS),
+    mail: new MailMetrics(registry),
+  };
+}
+
+/** What became of an SMTP attempt, or of a mail dropped from the queue. */
+export type MailOutcome = 'sent' | 'failed' | 'given_up';
+
+/**
+ * `conductor_mail_deliveries_total` (this instance's SMTP attempts: `sent`, `failed`, and
+ * `given_up` for a mail dropped from the queue) and `conductor_mail_queued` (mail of every instance
+ * waiting to be delivered or tried again, read from the database when scraped).
+ */
+export class MailMetrics {
+  readonly #outcomes = new Map<MailOutcome, number>([
+    ['sent', 0],
+    ['failed', 0],
+    ['given_up', 0],
+  ]);
+  #queued: (() => Promise<number>) | undefined;
+
+  constructor(registry: Registry) {
+    registry.registerMetric(
+      scraped(
+        'conductor_mail_deliveries_total',
+        'E-mail by SMTP from this instance, by outcome: sent, failed (an attempt; tried again later) or given_up (dropped from the queue)',
+        'counter',
+        () => [...this.#outcomes].map(([outcome, value]): Sample => ({ labels: { outcome }, value })),
+      ),
+    );
+    registry.registerMetric(
+      scraped('conductor_mail_queued', 'E-mail waiting to be delivered or tried again by SMTP (all instances)', 'gauge', async () => {
+        if (!this.#queued) return [];
+        try {
+          return [{ labels: {}, value: await this.#queued() }];
+        } catch {
+          return []; // the database does not answer: the health check says so
+        }
+      }),
+    );
+  }
+
+  count(outcome: MailOutcome): void {
+    this.#outcomes.set(outcome, (this.#outcomes.get(outcome) ?? 0) + 1);
+  }
+
+  /** Reports the queue's length when scraped (with SMTP only). */
+  watchQueue(read: () => Promise<number>): void {
+    this.#queued = read;
+  }
 }
 
 type Sample = { labels: Record<string, string | number>; value: number; metricName?: string };
@@ -192,13 +246,13 @@ export class HttpMetrics {
 }
 
 /** A metric prom-client's registry reads like its own (name, help, type, values at scrape time). */
-function scraped(name: string, help: string, type: 'counter' | 'histogram' | 'gauge', values: () => Sample[]): Metric {
+function scraped(name: string, help: string, type: 'counter' | 'histogram' | 'gauge', values: () => Sample[] | Promise<Sample[]>): Metric {
   return {
     name,
     help,
     type,
     aggregator: 'sum',
-    get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }),
+    get: async () => ({ name, help, type, values: await values(), aggregator: 'sum' }),
     reset: () => undefined,
   } as unknown as Metric;
 }
