@@ -58,19 +58,16 @@ export const BillingOverview = z.object({
 });
 export type BillingOverview = z.infer<typeof BillingOverview>;
 
-/** How long after a preview its amounts can be charged as shown (`prorationDate`). */
-export const QUOTE_VALID_MS = 10 * 60_000;
-
 export const ChangePlanInput = z
   .object({
     plan: z.enum(PLAN_IDS),
     period: BillingPeriod.default('monthly'),
     /**
-     * A preview's `quotedAt`: the change is prorated as of that instant, so what is charged is what
-     * the preview showed (if it is at most QUOTE_VALID_MS old and in the current period; else 409
-     * `quote_expired`). Without it, the change is prorated as of now.
+     * The preview's `totalCents`, as shown to the user: the change goes ahead only if it still
+     * costs exactly that (prorated as of now, with the overage owed until now), else 409
+     * `quote_expired` and nothing changes. Without it, the change is made at whatever it costs now.
      */
-    prorationDate: z.iso.datetime({ offset: true }).optional(),
+    expectedTotalCents: z.number().int().optional(),
   })
   .strict();
 export type ChangePlanInput = z.input<typeof ChangePlanInput>;
@@ -90,8 +87,6 @@ export const ProrationPreview = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
   lines: z.array(InvoiceLine),
-  /** The instant these amounts are computed for: send it back as `prorationDate` to be charged exactly them. */
-  quotedAt: z.string(),
 });
 export type ProrationPreview = z.infer<typeof ProrationPreview>;
 

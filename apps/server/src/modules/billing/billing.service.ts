@@ -3,9 +3,9 @@ import { limitsForPlan, type UserPlan } from '@conductor/shared';
 import {
   type BillingOverview,
   type BillingPeriod,
+  formatCents,
   type Invoice,
   type ProrationPreview,
-  QUOTE_VALID_MS,
 } from '@conductor/shared/schemas/billing';
 import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
@@ -257,11 +257,10 @@ interface Quote {
   totalCents: number;
 }
 
-/** Prorated as of `prorateAt` (a preview's instant, or now); overage is what is owed until now. */
-async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number, prorateAt = now): Promise<Quote> {
+async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number): Promise<Quote> {
   const period = checkChange(sub, change.plan, change.period);
   const current = currentOf(sub);
-  const proration = prorate(current, change.plan, period, prorateAt);
+  const proration = prorate(current, change.plan, period, now);
   const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
   const overageCents = owed.reduce((sum, line) => sum + line.amountCents, 0);
   return { period, proration, overage: owed, overageCents, totalCents: proration.totalCents + overageCents };
@@ -271,7 +270,6 @@ function toPreview(
   sub: SubscriptionRow,
   toPlan: 'free' | 'pro' | 'enterprise',
   { period, proration, overage: owed, overageCents, totalCents }: Quote,
-  now: number,
 ): ProrationPreview {
   return {
     fromPlan: sub.plan as UserPlan,
@@ -285,7 +283,6 @@ function toPreview(
     periodStart: new Date(proration.newPeriod.start).toISOString(),
     periodEnd: new Date(proration.newPeriod.end).toISOString(),
     lines: [...proration.lines, ...owed].map(({ description, amountCents }) => ({ description, amountCents })),
-    quotedAt: new Date(now).toISOString(),
   };
 }
 
@@ -296,31 +293,13 @@ function currentOf(sub: SubscriptionRow) {
 export interface PlanChange {
   plan: 'free' | 'pro' | 'enterprise';
   period: BillingPeriod;
-  /** A preview's `quotedAt` (ISO): prorate as of then, so the charge is what the preview showed. */
-  prorationDate?: string | undefined;
+  /** The amount the user was shown (the preview's `totalCents`): refused with 409 if it is no longer the amount. */
+  expectedTotalCents?: number | undefined;
 }
-
-/**
- * The instant a change is prorated as of: now, or the preview's `quotedAt` when it is recent
- * (QUOTE_VALID_MS; a minute ahead is allowed for instances' clocks) and inside the current
- * period. An older quote is refused, so no one is charged or credited other than as shown.
- */
-function prorationInstant(sub: SubscriptionRow, change: PlanChange, now: number): number {
-  if (change.prorationDate === undefined) return now;
-  const at = Date.parse(change.prorationDate);
-  const expired = () =>
-    new AppError('quote_expired', 'The amounts shown are out of date. Review the change again to see what it costs now.');
-  if (!Number.isFinite(at) || at > now + CLOCK_SKEW_MS) throw new AppError('bad_request', 'prorationDate is in the future.');
-  if (at < now - QUOTE_VALID_MS || at < sub.currentPeriodStart.getTime()) throw expired();
-  return at; // slightly ahead (another instance's clock) prorates a few seconds less: still as shown
-}
-
-/** How far ahead of this instance's clock a quote from another instance may be. */
-const CLOCK_SKEW_MS = 60_000;
 
 export async function previewPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<ProrationPreview> {
   const sub = await syncSubscription(db, user, now);
-  return toPreview(sub, change.plan, await quote(db, sub, change, now), now);
+  return toPreview(sub, change.plan, await quote(db, sub, change, now));
 }
 
 /** Changes plan at once; the prorated difference (and overage owed) becomes an invoice (due) or a credit note. */
@@ -334,8 +313,16 @@ export async function changePlan(db: Database, user: BillingUser, change: PlanCh
 function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   return withUserLock(db, user.id, async (tx) => {
     const sub = await syncWithin(tx, user.id, now);
-    const at = prorationInstant(sub, change, now);
-    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, now, at);
+    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, now);
+    // Charged only what the user was shown: time passing (a cent of proration every few minutes),
+    // usage (overage) or a plan changed elsewhere since the preview all make it another amount.
+    if (change.expectedTotalCents !== undefined && change.expectedTotalCents !== totalCents) {
+      const amount = formatCents(Math.abs(totalCents));
+      throw new AppError(
+        'quote_expired',
+        `This change now comes to ${totalCents >= 0 ? `${amount} due` : `a ${amount} credit`}, not the amount shown. Review it again to confirm.`,
+      );
+    }
     await setUserPlan(tx, user.id, change.plan, now);
     await saveSubscription(tx, {
       userId: user.id,
@@ -347,7 +334,7 @@ function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, no
       updatedAt: new Date(now),
     });
     if (totalCents === 0 && owed.length === 0) return { invoice: null };
-    const billed = { start: Math.max(at, proration.newPeriod.start), end: proration.newPeriod.end };
+    const billed = { start: Math.max(now, proration.newPeriod.start), end: proration.newPeriod.end };
     const row = await issueInvoice(tx, user.id, billed, [...proration.lines, ...owed], now);
     return { invoice: toInvoice(row) };
   });

@@ -167,37 +167,48 @@ describe('billing', () => {
     expect((await get('/api/v1/billing', alice.cookie)).json()).toMatchObject({ plan: 'pro', cancelAtPeriodEnd: false });
   });
 
-  it('charges a change as its preview showed when the preview is sent back, and refuses one too old to honour', async () => {
+  it('charges exactly the amount the preview showed, or changes nothing (409) when it no longer is that amount', async () => {
     clock.set('2026-03-16T00:00:00.000Z');
     const { cookie } = await createUserWithSession(harness.app);
     const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'pro' })).json();
-    expect(preview).toMatchObject({ quotedAt: '2026-03-16T00:00:00.000Z', totalCents: 1497 });
-    // Confirmed 9 minutes later: prorated as of the preview, not now (which would be a cent less).
+    expect(preview.totalCents).toBe(1497);
+    // Confirmed 9 minutes later, by when the rest of the month costs a cent less: refused, plan unchanged.
     clock.advance(9 * 60_000);
-    const nowQuote = (await post('/api/v1/billing/preview', cookie, { plan: 'pro' })).json();
-    expect(nowQuote.totalCents).toBe(1496);
-    const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', prorationDate: preview.quotedAt });
-    expect(change.statusCode).toBe(200);
-    expect(change.json().invoice).toMatchObject({ amountCents: preview.totalCents });
-
-    const other = await createUserWithSession(harness.app);
-    const old = (await post('/api/v1/billing/preview', other.cookie, { plan: 'pro' })).json();
-    clock.advance(10 * 60_000 + 1);
-    const stale = await post('/api/v1/billing/change-plan', other.cookie, { plan: 'pro', prorationDate: old.quotedAt });
+    const stale = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', expectedTotalCents: preview.totalCents });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error).toMatchObject({
       code: 'quote_expired',
-      message: 'The amounts shown are out of date. Review the change again to see what it costs now.',
+      message: 'This change now comes to $14.96 due, not the amount shown. Review it again to confirm.',
     });
-    expect((await get('/api/v1/billing', other.cookie)).json().plan).toBe('free');
-    // A date ahead of the server's clock is not a quote it gave.
-    const ahead = new Date(clock.now() + 5 * 60_000).toISOString();
-    expect((await post('/api/v1/billing/change-plan', other.cookie, { plan: 'pro', prorationDate: ahead })).statusCode).toBe(400);
-    // Nor is one before the current period (a quote from last month).
-    const lastMonth = new Date(Date.parse('2026-02-28T23:59:00.000Z')).toISOString();
-    clock.set('2026-03-01T00:05:00.000Z');
-    const beforePeriod = await post('/api/v1/billing/change-plan', other.cookie, { plan: 'pro', prorationDate: lastMonth });
-    expect(beforePeriod.statusCode).toBe(409);
+    expect((await get('/api/v1/billing', cookie)).json().plan).toBe('free');
+    expect((await get('/api/v1/billing/invoices', cookie)).json().invoices).toEqual([]);
+    // Reviewed again and confirmed: charged what was shown.
+    const again = (await post('/api/v1/billing/preview', cookie, { plan: 'pro' })).json();
+    expect(again.totalCents).toBe(1496);
+    const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', expectedTotalCents: again.totalCents });
+    expect(change.statusCode).toBe(200);
+    expect(change.json().invoice).toMatchObject({ amountCents: 1496 });
+
+    // A plan changed elsewhere since the preview (another tab) makes it another amount too.
+    const downgrade = (await post('/api/v1/billing/preview', cookie, { plan: 'enterprise' })).json();
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'free' });
+    const elsewhere = await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise', expectedTotalCents: downgrade.totalCents });
+    expect(elsewhere.statusCode).toBe(409);
+    expect((await get('/api/v1/billing', cookie)).json().plan).toBe('free');
+    clock.set('2026-03-16T00:00:00.000Z');
+  });
+
+  it('a credit is refused the same way: the amount shown, not a larger one', async () => {
+    clock.set('2026-03-10T00:00:00.000Z');
+    const { cookie } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
+    const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'free' })).json();
+    expect(preview.totalCents).toBeLessThan(0);
+    clock.advance(30 * 60_000);
+    const late = await post('/api/v1/billing/change-plan', cookie, { plan: 'free', expectedTotalCents: preview.totalCents });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error.message).toMatch(/^This change now comes to a \$\d+\.\d\d credit, not the amount shown\./);
+    expect((await get('/api/v1/billing', cookie)).json().plan).toBe('enterprise');
     clock.set('2026-03-16T00:00:00.000Z');
   });
 
@@ -209,8 +220,8 @@ describe('billing', () => {
       { plan: 'pro', period: 'weekly' },
       { plan: 'pro', coupon: 'FREE' },
       { plan: 'byo-keys' },
-      { plan: 'pro', prorationDate: 'yesterday' },
-      { plan: 'pro', prorationDate: 1_773_619_200_000 },
+      { plan: 'pro', expectedTotalCents: '14.97' },
+      { plan: 'pro', expectedTotalCents: 14.97 },
     ]) {
       for (const url of ['/api/v1/billing/preview', '/api/v1/billing/change-plan']) {
         const response = await post(url, cookie, payload);

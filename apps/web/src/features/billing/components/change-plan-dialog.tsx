@@ -1,7 +1,7 @@
 import { PLANS, type PlanId } from '@conductor/shared';
 import type { BillingOverview, BillingPeriod, ProrationPreview } from '@conductor/shared/schemas/billing';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
@@ -47,8 +47,11 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
   const [period, setPeriod] = useState<BillingPeriod>(billing.period);
   const preview = useMutation({ mutationFn: previewPlanChange });
   const change = useChangePlan();
-  // Why the amounts were worked out again (the first preview was too old to be charged as shown).
+  // Why the amounts were worked out again (the amount shown was no longer the amount).
   const [requoted, setRequoted] = useState<string | null>(null);
+  const openRef = useRef(open);
+  openRef.current = open;
+  const busy = preview.isPending || change.isPending;
   const effectivePeriod = plan === 'free' ? 'monthly' : period;
   const isCurrent = billing.plan === plan && billing.period === effectivePeriod;
 
@@ -87,6 +90,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                 type="button"
                 role="radio"
                 aria-checked={period === value}
+                disabled={busy}
                 className={cn(
                   'rounded px-3 py-1 capitalize',
                   period === value ? 'bg-primary text-primary-foreground' : 'text-muted-foreground',
@@ -113,6 +117,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                     name="plan"
                     value={candidate.id}
                     checked={plan === candidate.id}
+                    disabled={busy}
                     onChange={() => {
                       setPlan(candidate.id);
                       choose();
@@ -127,9 +132,9 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
             ))}
           </fieldset>
           {preview.data && <ProrationSummary preview={preview.data} />}
-          {requoted && (
+          {requoted && preview.data && (
             <p role="status" className="text-sm text-muted-foreground" data-testid="requoted">
-              {requoted}
+              {requoted} The amounts above are up to date.
             </p>
           )}
           {preview.isError && (
@@ -145,17 +150,21 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
               <Button
                 disabled={change.isPending}
                 onClick={async () => {
+                  const shown = preview.data;
+                  if (!shown) return;
+                  // What was previewed, at the amount shown: the server refuses any other amount.
+                  const previewed = { plan: shown.toPlan, period: shown.toPeriod };
                   try {
-                    // Charged as of the preview shown, so the amount is the one the user confirmed.
-                    await change.mutateAsync({ plan, period: effectivePeriod, prorationDate: preview.data?.quotedAt });
+                    await change.mutateAsync({ ...previewed, expectedTotalCents: shown.totalCents });
                     toast.success(`You are now on the ${PLANS.find((candidate) => candidate.id === plan)?.name} plan`);
                     setOpen(false);
                     reset();
                   } catch (error) {
                     if (error instanceof ApiError && error.code === 'quote_expired') {
-                      // The dialog stayed open too long: show what it costs now, to be confirmed again.
-                      setRequoted('Those amounts were out of date, so they have been worked out again. Check them and confirm.');
-                      preview.mutate({ plan, period: effectivePeriod });
+                      if (!openRef.current) return; // closed meanwhile
+                      // Time or usage moved the amount since the preview: show what it costs now, to confirm again.
+                      setRequoted(error.message);
+                      preview.mutate(previewed);
                       return;
                     }
                     toast.error(error instanceof Error ? error.message : 'Could not change the plan.');
@@ -165,7 +174,13 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                 {change.isPending ? 'Changing...' : 'Confirm change'}
               </Button>
             ) : (
-              <Button disabled={isCurrent || preview.isPending} onClick={() => preview.mutate({ plan, period: effectivePeriod })}>
+              <Button
+                disabled={isCurrent || preview.isPending}
+                onClick={() => {
+                  setRequoted(null);
+                  preview.mutate({ plan, period: effectivePeriod });
+                }}
+              >
                 {preview.isPending ? 'Calculating...' : 'Review change'}
               </Button>
             )}
