@@ -104,7 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     // Notices still going out by SMTP finish (or time out) before the database closes under them;
     // a redelivery run under way stops before its next mail.
-    context.mailer.stop();
+    await context.mailer.stop();
     await context.mailer.drain();
     if (ownsDatabase) await database.close();
   });

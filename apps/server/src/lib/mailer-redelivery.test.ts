@@ -157,6 +157,20 @@ describe('outbox redelivery', () => {
     expect(linesAbout('Back off')).toBe(0);
   });
 
+  it('gives up a mail whose last attempt never finished (its claim ran out with every attempt used)', async () => {
+    await failedNotice('ada-stuck@example.com', 'Stuck');
+    const db = harness.app.context.database.db;
+    // As if the 20th attempt's instance died mid-attempt: attempts used up, body kept, claim run out.
+    await db
+      .update(outboxEmails)
+      .set({ attempts: MAX_ATTEMPTS, nextAttemptAt: new Date(now) })
+      .where(eq(outboxEmails.to, 'ada-stuck@example.com'));
+    expect(await mailer().redeliver()).toEqual({ sent: 0, failed: 0, abandoned: 1 });
+    const [row] = await rowsTo('ada-stuck@example.com');
+    expect(row).toMatchObject({ pendingBody: null, nextAttemptAt: null, sentAt: null });
+    expect(linesAbout('Stuck')).toBe(0);
+  });
+
   it('gives up after MAX_ATTEMPTS however long the mail may wait', async () => {
     const log = recordingLog();
     const own = ownMailer(log);
@@ -255,14 +269,25 @@ describe('outbox redelivery', () => {
   });
 
   it('keeps one Message-ID for a mail across its attempts', async () => {
-    const message = notice('ada-message-id@example.com', 'Same id');
-    await failedNotice(message.to, 'Same id');
+    // The first attempt reaches the data (so its Message-ID is seen) but is accepted only after its deadline.
+    const own = ownMailer(recordingLog(), { attemptDeadlineMs: 200 });
+    smtp.lines.length = 0; // only this mail's lines (row ids repeat across the tests' databases)
+    smtp.slow(1_000);
+    await own.notify(notice('ada-message-id@example.com', 'Same id'));
+    await own.drain();
+    smtp.slow(0);
     now += RETRY_DELAYS_MS[0];
-    await mailer().redeliver();
-    const [row] = await rowsTo(message.to);
-    const domain = mailDomain(harness.app.context.env.MAIL_FROM);
-    expect(domain).toBe('conductor.dev');
-    expect(smtp.lines).toContain(`Message-ID: <outbox-${row?.id}.${row?.createdAt.getTime()}@conductor.dev>`);
+    expect(await own.redeliver()).toEqual({ sent: 1, failed: 0, abandoned: 0 });
+    const ids = smtp.lines.filter((line) => line.startsWith('Message-ID: '));
+    const [row] = await rowsTo('ada-message-id@example.com');
+    const mine = ids.filter((line) => line.endsWith(`.${row?.id}@conductor.dev>`));
+    expect(mine).toHaveLength(2);
+    expect(mine[0]).toMatch(/^Message-ID: <[0-9a-f]{24}\.\d+@conductor\.dev>$/);
+    expect(mine[1]).toBe(mine[0]);
+    expect(mailDomain('Conductor <no-reply@conductor.dev>')).toBe('conductor.dev');
+    expect(mailDomain('bare@mail.example.org')).toBe('mail.example.org');
+    for (const odd of ['no-at-sign', 'x@conductor.dev.', 'x@.conductor.dev', 'x@a..b', 'x@[127.0.0.1]'])
+      expect(mailDomain(odd)).toBe('localhost');
   });
 
   it('stops before its next mail once the mailer is stopping, giving back what it had not tried', async () => {
@@ -272,7 +297,7 @@ describe('outbox redelivery', () => {
     smtp.slow(300);
     const run = own.redeliver();
     await expect.poll(() => linesAbout('Stop 0')).toBe(1);
-    own.stop();
+    await own.stop();
     expect(await run).toEqual({ sent: 1, failed: 0, abandoned: 0 });
     expect(await own.redeliver()).toEqual({ sent: 0, failed: 0, abandoned: 0 });
     for (const index of [1, 2]) {

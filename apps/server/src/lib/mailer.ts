@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.ts';
@@ -49,8 +50,11 @@ export interface Mailer {
    * stale attempt cannot undo a newer one. Assumes the instances' clocks agree to well within the lease.
    */
   redeliver(): Promise<RedeliveryReport>;
-  /** At shutdown, before `drain`: no redelivery starts, and one under way stops before its next mail. */
-  stop(): void;
+  /**
+   * At shutdown, before `drain`: no redelivery starts, one under way stops before its next mail,
+   * and the mail it had claimed but not tried is made due again at once for the other instances.
+   */
+  stop(): Promise<void>;
 }
 
 /** How long a mail whose delivery failed is tried again, unless it says otherwise. */
@@ -116,14 +120,7 @@ export function claimDueMail(db: AppContext['database']['db'], now: number, limi
   const due = db
     .select({ id: outboxEmails.id })
     .from(outboxEmails)
-    .where(
-      and(
-        isNotNull(outboxEmails.pendingBody),
-        isNull(outboxEmails.sentAt),
-        lte(outboxEmails.nextAttemptAt, new Date(now)),
-        lt(outboxEmails.attempts, MAX_ATTEMPTS),
-      ),
-    )
+    .where(and(isNotNull(outboxEmails.pendingBody), isNull(outboxEmails.sentAt), lte(outboxEmails.nextAttemptAt, new Date(now))))
     .orderBy(asc(outboxEmails.nextAttemptAt))
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -140,11 +137,12 @@ export async function countQueuedMail(db: AppContext['database']['db']): Promise
   return row?.queued ?? 0;
 }
 
-/** The domain of MAIL_FROM (`Conductor <no-reply@conductor.dev>` or a bare address), for Message-IDs. */
+/** The domain of MAIL_FROM (`Conductor <no-reply@conductor.dev>` or a bare address) when it is a plain dot-atom, for Message-IDs. */
 export function mailDomain(from: string): string {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
-  const domain = address.slice(address.lastIndexOf('@') + 1).trim();
-  return /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+  const at = address.lastIndexOf('@');
+  const domain = at < 0 ? '' : address.slice(at + 1).trim();
+  return /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(domain) ? domain : 'localhost';
 }
 
 /**
@@ -202,8 +200,13 @@ export function createMailer(
     return row;
   }
 
-  /** A stored mail's one identity (`Message-ID`) for every attempt, so a receiver can tell a repeat. */
-  const messageId = (id: number, createdAt: Date) => `<outbox-${id}.${createdAt.getTime()}@${mailDomain(context.env.MAIL_FROM)}>`;
+  /**
+   * A stored mail's one identity (`Message-ID`) for every attempt from any instance, so a receiver
+   * can tell a repeat: the row and an HMAC of it under this deployment's key (unique across deployments).
+   */
+  const domain = mailDomain(context.env.MAIL_FROM);
+  const messageId = (id: number, createdAt: Date) =>
+    `<${createHmac('sha256', key).update(`outbox:${id}:${createdAt.getTime()}`).digest('hex').slice(0, 24)}.${id}@${domain}>`;
 
   /** The SMTP exchange, given up after ATTEMPT_DEADLINE_MS (a late acceptance may still deliver it: at least once). */
   async function sendWithin(smtp: nodemailer.Transporter, message: MailMessage, id: string | undefined): Promise<void> {
@@ -235,11 +238,16 @@ export function createMailer(
       throw error;
     }
     counted('sent');
-    if (row)
+    if (!row) return;
+    try {
       await db
         .update(outboxEmails)
         .set({ sentAt: new Date(context.clock.now()), pendingBody: null, nextAttemptAt: null })
         .where(and(eq(outboxEmails.id, row.id), isNull(outboxEmails.sentAt)));
+    } catch (error) {
+      // Delivered, but not recorded: it goes out again once its claim runs out (at least once).
+      log.error({ err: error, mail: { id: row.id, kind: message.kind } }, 'e-mail delivered but not marked sent');
+    }
   }
 
   /** This attempt's row: still pending, with the attempt count it had when taken. */
@@ -278,22 +286,38 @@ export function createMailer(
   }
 
   let stopping = false;
+  /** Rows claimed by the run under way and not tried yet (id → attempts): `stop` gives them back. */
+  const untried = new Map<number, number>();
+
+  /** Makes claimed rows due again at once (for another instance), each while it is still untried. */
+  async function giveBack(rows: [number, number][]): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .update(outboxEmails)
+      .set({ nextAttemptAt: new Date(context.clock.now()) })
+      .where(
+        and(
+          isNull(outboxEmails.sentAt),
+          or(...rows.map(([id, attempts]) => and(eq(outboxEmails.id, id), eq(outboxEmails.attempts, attempts)))),
+        ),
+      );
+  }
 
   async function redeliver(smtp: nodemailer.Transporter): Promise<RedeliveryReport> {
     const report: RedeliveryReport = { sent: 0, failed: 0, abandoned: 0 };
     for (let batch = 0; batch < REDELIVERY_BATCHES && !stopping; batch++) {
       const claimed = await claimDueMail(db, context.clock.now(), REDELIVERY_BATCH);
+      for (const row of claimed) untried.set(row.id, row.attempts);
       for (const row of claimed) {
+        if (stopping) break; // `stop` gave the rest back
+        untried.delete(row.id);
         const now = context.clock.now();
-        if (stopping) {
-          // Given back untried: due again at once for the other instances.
-          await db
-            .update(outboxEmails)
-            .set({ nextAttemptAt: new Date(now) })
-            .where(held(row));
+        if (!row.pendingBody) continue;
+        if (row.attempts >= MAX_ATTEMPTS) {
+          await abandon(row, row.kind, 'out of attempts');
+          report.abandoned += 1;
           continue;
         }
-        if (!row.pendingBody) continue;
         if (row.deliverUntil && row.deliverUntil.getTime() <= now) {
           await abandon(row, row.kind, 'no longer worth sending');
           report.abandoned += 1;
@@ -317,6 +341,10 @@ export function createMailer(
           log.warn({ err: error, mail: { id: row.id, kind: row.kind, attempts: attempt.attempts } }, 'e-mail not delivered again');
         }
       }
+      // Stopped while claiming, or before `stop` could see them: what is left goes back too.
+      const left = [...untried];
+      untried.clear();
+      if (stopping) await giveBack(left).catch(() => undefined); // else their claim runs out
       if (claimed.length < REDELIVERY_BATCH) break;
     }
     return report;
@@ -355,8 +383,13 @@ export function createMailer(
       );
       return work;
     },
-    stop() {
+    async stop() {
       stopping = true;
+      const rows = [...untried];
+      untried.clear();
+      await giveBack(rows).catch((error: unknown) =>
+        log.warn({ err: error }, 'could not give back the e-mail claimed for redelivery; it is due again when its claim runs out'),
+      );
     },
     background(work) {
       pending.add(work);

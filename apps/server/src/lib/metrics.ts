@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Metric, Registry } from 'prom-client';
 
 /**
@@ -43,6 +44,9 @@ export function createMetrics(options: { redisUp?: () => boolean } = {}): Metric
   };
 }
 
+/** How long a scrape waits for the mail queue's count. */
+const QUEUE_READ_MS = 1_000;
+
 /** What became of an SMTP attempt, or of a mail dropped from the queue. */
 export type MailOutcome = 'sent' | 'failed' | 'given_up';
 
@@ -58,24 +62,34 @@ export class MailMetrics {
     ['given_up', 0],
   ]);
   #queued: (() => Promise<number>) | undefined;
+  #lastQueued: number | undefined;
 
   constructor(registry: Registry) {
     registry.registerMetric(
       scraped(
         'conductor_mail_deliveries_total',
-        'E-mail by SMTP from this instance, by outcome: sent, failed (an attempt; tried again later) or given_up (dropped from the queue)',
+        'E-mail by SMTP from this instance: sent and failed attempts, and given_up (mail dropped from the queue: out of attempts or time, or unreadable)',
         'counter',
         () => [...this.#outcomes].map(([outcome, value]): Sample => ({ labels: { outcome }, value })),
       ),
     );
     registry.registerMetric(
       scraped('conductor_mail_queued', 'E-mail waiting to be delivered or tried again by SMTP (all instances)', 'gauge', async () => {
-        if (!this.#queued) return [];
-        try {
-          return [{ labels: {}, value: await this.#queued() }];
-        } catch {
-          return []; // the database does not answer: the health check says so
-        }
+        const read = this.#queued;
+        if (!read) return [];
+        // A slow database must not hold the whole scrape: at most QUEUE_READ_MS, then the last value read.
+        const timer = new AbortController();
+        await Promise.race([
+          read().then(
+            (value) => {
+              this.#lastQueued = value;
+            },
+            () => undefined, // the database does not answer: the health check says so
+          ),
+          sleep(QUEUE_READ_MS, undefined, { signal: timer.signal, ref: false }).catch(() => undefined),
+        ]);
+        timer.abort();
+        return this.#lastQueued === undefined ? [] : [{ labels: {}, value: this.#lastQueued }];
       }),
     );
   }
