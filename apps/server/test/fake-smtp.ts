@@ -13,6 +13,7 @@ export async function fakeSmtp() {
   let holding = false;
   let failing = false;
   let delayMs = 0;
+  let rejecting = false;
   const held: net.Socket[] = [];
   const greet = (socket: net.Socket) => {
     socket.write('220 fake ESMTP\r\n');
@@ -26,7 +27,8 @@ export async function fakeSmtp() {
         if (inData) {
           if (line === '.') {
             inData = false;
-            if (delayMs > 0) setTimeout(() => socket.writable && socket.write('250 queued\r\n'), delayMs);
+            if (rejecting) socket.write('554 5.7.1 rejected by the test\r\n');
+            else if (delayMs > 0) setTimeout(() => socket.writable && socket.write('250 queued\r\n'), delayMs);
             else socket.write('250 queued\r\n');
           } else lines.push(line);
           continue;
@@ -60,6 +62,10 @@ export async function fakeSmtp() {
     /** Each mail is accepted `ms` after its data ends. */
     slow: (ms: number) => {
       delayMs = ms;
+    },
+    /** Each mail's data is read (its lines kept) and then refused with 554. */
+    reject: (on = true) => {
+      rejecting = on;
     },
     fail: (on = true) => {
       failing = on;

@@ -208,20 +208,45 @@ export function createMailer(
   const messageId = (id: number, createdAt: Date) =>
     `<${createHmac('sha256', key).update(`outbox:${id}:${createdAt.getTime()}`).digest('hex').slice(0, 24)}.${id}@${domain}>`;
 
-  /** The SMTP exchange, given up after ATTEMPT_DEADLINE_MS (a late acceptance may still deliver it: at least once). */
-  async function sendWithin(smtp: nodemailer.Transporter, message: MailMessage, id: string | undefined): Promise<void> {
+  /**
+   * The SMTP exchange, given up after ATTEMPT_DEADLINE_MS. nodemailer cannot abort it, so a server
+   * may still accept the mail afterwards: `late` then runs (at least once, but seldom twice).
+   */
+  async function sendWithin(smtp: nodemailer.Transporter, message: MailMessage, id: string | undefined, late: () => void): Promise<void> {
     const timer = new AbortController();
+    let timedOut = false;
     const deadline = sleep(attemptDeadlineMs, undefined, { signal: timer.signal, ref: false }).then(() => {
+      timedOut = true;
       throw new Error(`the SMTP exchange took longer than ${attemptDeadlineMs / 1_000} s`);
     });
+    const sending = smtp.sendMail({
+      from: context.env.MAIL_FROM,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      messageId: id,
+    });
     try {
-      await Promise.race([
-        smtp.sendMail({ from: context.env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, messageId: id }),
-        deadline,
-      ]);
+      await Promise.race([sending, deadline]);
+    } catch (error) {
+      if (timedOut) sending.then(late, () => undefined);
+      throw error;
     } finally {
       timer.abort();
       deadline.catch(() => undefined);
+    }
+  }
+
+  /** Records a mail as sent, while it is unsent (whoever attempted it). */
+  async function markSent(row: StoredMail, kind: string): Promise<void> {
+    try {
+      await db
+        .update(outboxEmails)
+        .set({ sentAt: new Date(context.clock.now()), pendingBody: null, nextAttemptAt: null })
+        .where(and(eq(outboxEmails.id, row.id), isNull(outboxEmails.sentAt)));
+    } catch (error) {
+      // Delivered, but not recorded: it goes out again once its claim runs out (at least once).
+      log.error({ err: error, mail: { id: row.id, kind } }, 'e-mail delivered but not marked sent');
     }
   }
 
@@ -230,24 +255,20 @@ export function createMailer(
    * attempt (or given up). The writes after it apply only while the row is still this attempt's.
    */
   async function deliver(smtp: nodemailer.Transporter, message: MailMessage, row: StoredMail | undefined): Promise<void> {
+    // Accepted after the deadline, before the next attempt took the row: that attempt is not needed.
+    const late = () => {
+      counted('sent');
+      if (row) mailer.background(markSent(row, message.kind));
+    };
     try {
-      await sendWithin(smtp, message, row && messageId(row.id, row.createdAt));
+      await sendWithin(smtp, message, row && messageId(row.id, row.createdAt), late);
     } catch (error) {
       counted('failed');
       if (row) await afterFailure(row, message.kind).catch(() => undefined); // else the lease runs out and it is tried again
       throw error;
     }
     counted('sent');
-    if (!row) return;
-    try {
-      await db
-        .update(outboxEmails)
-        .set({ sentAt: new Date(context.clock.now()), pendingBody: null, nextAttemptAt: null })
-        .where(and(eq(outboxEmails.id, row.id), isNull(outboxEmails.sentAt)));
-    } catch (error) {
-      // Delivered, but not recorded: it goes out again once its claim runs out (at least once).
-      log.error({ err: error, mail: { id: row.id, kind: message.kind } }, 'e-mail delivered but not marked sent');
-    }
+    if (row) await markSent(row, message.kind);
   }
 
   /** This attempt's row: still pending, with the attempt count it had when taken. */
