@@ -87,8 +87,8 @@ test('billing: the amount shown is the amount charged; when it has moved, the di
   });
   const requoted = page.waitForResponse((response) => response.url().endsWith('/api/v1/billing/preview'));
   await dialog.getByRole('button', { name: 'Confirm change' }).click();
-  expect(sent[0]).toEqual({ plan: 'pro', period: 'monthly', expectedTotalCents: shown });
   await expect(dialog.getByTestId('requoted')).toContainText(/^This change now comes to \$\d+\.\d\d due, not the amount shown\./);
+  expect(sent[0]).toEqual({ plan: 'pro', period: 'monthly', expectedTotalCents: shown });
   await expect(dialog.getByTestId('requoted')).toContainText('The amounts above are up to date.');
   allowFailedResources(consoleErrors, [409]); // the refused confirmation, logged by Chromium
   const now = (await (await requoted).json()).totalCents as number;
