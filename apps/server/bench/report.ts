@@ -30,7 +30,8 @@ interface Row {
   errors: number;
 }
 
-function median(values: number[]): number {
+/** The median of the finite values (the mean of the middle two for an even count), NaN for none. */
+export function median(values: number[]): number {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((left, right) => left - right);
   if (sorted.length === 0) return Number.NaN;
   const middle = Math.floor(sorted.length / 2);

@@ -19,6 +19,7 @@ import { users } from '../src/db/schema/index.ts';
 import { writeUsageBatch } from '../src/gateway/metering/usage-batch.repository.ts';
 import type { UsageEventInput } from '../src/modules/usage/usage.writer.ts';
 import { pinSelf } from './processes.ts';
+import { median } from './report.ts';
 
 const SIZES = [1, 100, 500, 1_000, 2_000, 4_000];
 const EVENTS = Number(process.env.BENCH_ROUNDS ?? 200_000);
@@ -78,11 +79,6 @@ async function measure(size: number): Promise<{ perEvent: number; flushMs: numbe
   }
   const perEvent = (cpuMicros() - cpuBefore) / (rounds * size);
   return { perEvent, flushMs: median(flushes) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 try {

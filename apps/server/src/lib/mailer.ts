@@ -251,8 +251,8 @@ export function createMailer(
   }
 
   /**
-   * Attempt number `attempt` of a stored mail, which holds its row: marked sent, or given its next
-   * attempt (or given up). The writes after it apply only while the row is still this attempt's.
+   * One attempt at a mail (`row`, when stored, holds it by its attempt count): marked sent, or given
+   * its next attempt (or given up). The writes after it apply only while the row is still this attempt's.
    */
   async function deliver(smtp: nodemailer.Transporter, message: MailMessage, row: StoredMail | undefined): Promise<void> {
     // Accepted after the deadline, before the next attempt took the row: that attempt is not needed.
