@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { createHmac } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { settlesWithin } from './deadline.ts';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.ts';
 import { outboxEmails } from '../db/schema/index.ts';
@@ -213,12 +213,6 @@ export function createMailer(
    * may still accept the mail afterwards: `late` then runs (at least once, but seldom twice).
    */
   async function sendWithin(smtp: nodemailer.Transporter, message: MailMessage, id: string | undefined, late: () => void): Promise<void> {
-    const timer = new AbortController();
-    let timedOut = false;
-    const deadline = sleep(attemptDeadlineMs, undefined, { signal: timer.signal, ref: false }).then(() => {
-      timedOut = true;
-      throw new Error(`the SMTP exchange took longer than ${attemptDeadlineMs / 1_000} s`);
-    });
     const sending = smtp.sendMail({
       from: context.env.MAIL_FROM,
       to: message.to,
@@ -226,15 +220,9 @@ export function createMailer(
       text: message.text,
       messageId: id,
     });
-    try {
-      await Promise.race([sending, deadline]);
-    } catch (error) {
-      if (timedOut) sending.then(late, () => undefined);
-      throw error;
-    } finally {
-      timer.abort();
-      deadline.catch(() => undefined);
-    }
+    if (await settlesWithin(sending, attemptDeadlineMs)) return;
+    sending.then(late, () => undefined);
+    throw new Error(`the SMTP exchange took longer than ${attemptDeadlineMs / 1_000} s`);
   }
 
   /** Records a mail as sent, while it is unsent (whoever attempted it). */
@@ -426,12 +414,7 @@ export function createMailer(
           transport?.close();
           return;
         }
-        const timer = new AbortController();
-        await Promise.race([
-          Promise.allSettled([...pending]),
-          sleep(left, undefined, { signal: timer.signal, ref: false }).catch(() => undefined),
-        ]);
-        timer.abort();
+        await settlesWithin(Promise.allSettled([...pending]), left);
       }
     },
   };

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { settlesWithin } from './deadline.ts';
 import { type Metric, Registry } from 'prom-client';
 
 /**
@@ -78,17 +78,15 @@ export class MailMetrics {
         const read = this.#queued;
         if (!read) return [];
         // A slow database must not hold the whole scrape: at most QUEUE_READ_MS, then the last value read.
-        const timer = new AbortController();
-        await Promise.race([
+        await settlesWithin(
           read().then(
             (value) => {
               this.#lastQueued = value;
             },
             () => undefined, // the database does not answer: the health check says so
           ),
-          sleep(QUEUE_READ_MS, undefined, { signal: timer.signal, ref: false }).catch(() => undefined),
-        ]);
-        timer.abort();
+          QUEUE_READ_MS,
+        );
         return this.#lastQueued === undefined ? [] : [{ labels: {}, value: this.#lastQueued }];
       }),
     );

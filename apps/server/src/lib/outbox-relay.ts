@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerPeriodicJob } from './periodic-job.ts';
 
 /** How often each instance sends again the e-mail whose delivery failed and is due. */
 export const OUTBOX_RELAY_MS = 30_000;
@@ -6,34 +7,19 @@ export const OUTBOX_RELAY_MS = 30_000;
 /**
  * With SMTP: every `intervalMs` (0: never; tests drive `mailer.redeliver` themselves), and once at
  * start-up for mail left undelivered when the server last stopped, the mailer sends again what is
- * due. One run at a time; closing the app stops the timer and waits for a run under way (the
- * mailer's drain covers it).
+ * due. Closing the app stops a run under way before its next mail (`mailer.stop` gives back the
+ * mail it claimed and had not tried) and waits for the mail being sent.
  */
 export function registerOutboxRelay(app: FastifyInstance, intervalMs: number): void {
-  if (intervalMs <= 0 || !app.context.env.SMTP_URL) return;
-  let timer: NodeJS.Timeout | undefined;
-  let busy = false;
-  const relay = () => {
-    if (busy) return;
-    busy = true;
-    void app.context.mailer
-      .redeliver()
-      .then(
-        (report) => {
-          if (report.sent + report.failed + report.abandoned > 0) app.log.info({ mail: report }, 'outbox relay ran');
-        },
-        (error: unknown) => app.log.error({ err: error }, 'the outbox relay failed; it runs again shortly'),
-      )
-      .finally(() => {
-        busy = false;
-      });
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(relay, intervalMs);
-    timer.unref();
-    relay();
-  });
-  app.addHook('preClose', async () => {
-    clearInterval(timer);
+  if (!app.context.env.SMTP_URL) return;
+  registerPeriodicJob(app, {
+    what: 'the outbox relay',
+    intervalMs,
+    atStart: true,
+    run: async () => {
+      const report = await app.context.mailer.redeliver();
+      if (report.sent + report.failed + report.abandoned > 0) app.log.info({ mail: report }, 'outbox relay ran');
+    },
+    stop: () => app.context.mailer.stop(),
   });
 }

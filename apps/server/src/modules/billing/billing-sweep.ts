@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerPeriodicJob } from '../../lib/periodic-job.ts';
 import { renewDueSubscriptions } from './billing.service.ts';
 
 /** How often each instance looks for subscriptions whose period is over. */
@@ -10,29 +11,12 @@ export const BILLING_SWEEP_MS = 60_000;
  * Billing. One sweep runs at a time; a sweep that fails is logged and the next one tries again.
  */
 export function registerBillingSweep(app: FastifyInstance, intervalMs: number): void {
-  if (intervalMs <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    running ??= (async () => {
-      try {
-        // Every due account once per sweep (a server that was down for a while catches up); one
-        // that keeps failing stays due for the next sweep without holding back the others.
-        await renewDueSubscriptions(app.context.database.db, app.context.clock.now(), { onError });
-      } catch (error) {
-        app.log.error({ err: error }, 'the billing sweep failed; it runs again shortly');
-      } finally {
-        running = undefined;
-      }
-    })();
-  };
   const onError = (userId: string, error: unknown) => app.log.error({ err: error, userId }, 'could not renew or end a subscription');
-  app.addHook('onReady', async () => {
-    timer = setInterval(sweep, intervalMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
+  registerPeriodicJob(app, {
+    what: 'the billing sweep',
+    intervalMs,
+    // Every due account once per sweep (a server that was down for a while catches up); one that
+    // keeps failing stays due for the next sweep without holding back the others.
+    run: () => renewDueSubscriptions(app.context.database.db, app.context.clock.now(), { onError }),
   });
 }
