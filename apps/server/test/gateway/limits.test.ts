@@ -106,6 +106,48 @@ describe('plan limits (in-memory store)', () => {
     expect(budgets).toEqual([1_000 - 3 * 307 - 7, 300, 300, 300]);
   });
 
+  it('settles before answering a call that leaves too little of the quota for a like one, and after answering otherwise', async () => {
+    // Settlement slowed down, so whether it came before the answer shows.
+    const { limiter } = gateway.app.gateway;
+    const settle = limiter.settle.bind(limiter);
+    let settled = 0;
+    limiter.settle = async (reservation, tokens) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await settle(reservation, tokens);
+      settled += 1;
+    };
+    const call = async (key: string, max_tokens: number, stream: boolean) => {
+      const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens, stream }),
+      });
+      const text = await response.text(); // the whole answer, to its last byte
+      expect(response.status, text).toBe(200);
+      if (stream) expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+      return settled;
+    };
+    try {
+      // 10,000 tokens left, 27 held: plenty for another like call, so the answer does not wait.
+      const roomy = await createAccountWithKey(gateway.app, 'free');
+      expect(await call(roomy.key, 20, false)).toBe(0);
+      await expect.poll(() => settled).toBe(1);
+      expect(await call(roomy.key, 20, true)).toBe(1);
+      await expect.poll(() => settled).toBe(2);
+
+      // 1,000 left, 607 held (7 prompt + 600 completion): a like call would not fit until this one settles.
+      const tight = await createAccountWithKey(gateway.app, 'free');
+      await seedUsage(gateway.app, tight.userId, 9_000, new Date(clock.now()));
+      expect(await call(tight.key, 600, false)).toBe(3);
+      expect(await call(tight.key, 600, true)).toBe(4);
+      // Each reservation is settled once: the settlement before the answer is not repeated after it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(4);
+    } finally {
+      limiter.settle = settle;
+    }
+  });
+
   it('counts no token quota on the byo-keys plan, which uses only the account’s own keys', async () => {
     const { userId, key } = await createAccountWithKey(gateway.app, 'byo-keys');
     await seedUsage(gateway.app, userId, 5_000_000, new Date(clock.now()));

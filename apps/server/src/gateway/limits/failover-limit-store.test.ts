@@ -230,7 +230,7 @@ describe('FailoverLimitStore', () => {
     const { shared, store, dropped } = setup();
     shared.down = true;
     for (let index = 0; index <= 10_000; index += 1) {
-      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW }, 2);
+      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW, headroom: 0 }, 2);
     }
     expect(store.missed).toBe(10_000);
     expect(dropped).toEqual([['full', 2]]);
@@ -303,7 +303,7 @@ describe('FailoverLimitStore', () => {
     // The retry sends it, and waits.
     await new Promise((resolve) => setTimeout(resolve, 60));
     for (let index = 0; index < 10_000; index += 1) {
-      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW }, 2);
+      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW, headroom: 0 }, 2);
     }
     expect(store.missed).toBe(10_000);
     // The oldest not in flight (2 tokens) was dropped.

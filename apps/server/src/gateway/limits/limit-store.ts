@@ -29,7 +29,16 @@ export interface Reservation {
   granted: number;
   /** The admitting request's `now`. */
   admittedAt: number;
+  /**
+   * The quota's tokens neither used nor held by any request once this one was granted. Less than
+   * `granted`: a like request would not fit until this one settles, so it settles before its
+   * answer reaches the client (whose next call then finds the quota as this one left it).
+   */
+  headroom: number;
 }
+
+/** A reservation the request settles before answering (see `Reservation.headroom`). */
+export const settlesFirst = (reservation: Reservation): boolean => reservation.headroom < reservation.granted;
 
 export type AdmitResult =
   | { ok: true; reservation: Reservation | null }

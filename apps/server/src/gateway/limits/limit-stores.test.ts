@@ -8,6 +8,7 @@ import {
   type LimitStore,
   type QuotaRequest,
   RESERVATION_TTL_MS,
+  settlesFirst,
 } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 import { RedisLimitStore } from './redis-limit-store.ts';
@@ -55,6 +56,29 @@ describe.each(stores())('%s store: a reservation settled twice counts once', (_n
     // 100 used, 6,000 still held by `second`: only 3,900 are left.
     const third = await admit(store, request(account, MID, quota(MID, 1, 10_000)));
     expect(third).toMatchObject({ ok: true, reservation: { granted: 3_900 } });
+  });
+});
+
+describe.each(stores())('%s store: headroom', (_name, make) => {
+  it('reports the quota left neither used nor held once a reservation is granted', async () => {
+    const store = make();
+    const account = randomUUID();
+    // 9,000 used of 10,000: 1,000 left.
+    const first = await admit(store, request(account, MID, quota(MID, 1, 300), 9_000));
+    expect(first).toMatchObject({ ok: true, reservation: { granted: 300, headroom: 700 } });
+    const second = await admit(store, request(account, MID, quota(MID, 1, 600), 9_000));
+    // 300 held by the first: 700 left, 600 granted, 100 to spare (less than it holds: it settles first).
+    expect(second).toMatchObject({ ok: true, reservation: { granted: 600, headroom: 100 } });
+    if (!second.ok || !second.reservation || !first.ok || !first.reservation) throw new Error('setup');
+    expect(settlesFirst(first.reservation)).toBe(false);
+    expect(settlesFirst(second.reservation)).toBe(true);
+    // Capped to what is left: nothing to spare.
+    const third = await admit(store, request(account, MID, quota(MID, 1, 600), 9_000));
+    expect(third).toMatchObject({ ok: true, reservation: { granted: 100, headroom: 0 } });
+    // Settled with 50 used: 1,000 - 50 - 300 - 100 = 550 left for the next.
+    await store.settle(second.reservation, 50);
+    const fourth = await admit(store, request(account, MID, quota(MID, 1, 200), 9_000));
+    expect(fourth).toMatchObject({ ok: true, reservation: { granted: 200, headroom: 350 } });
   });
 });
 

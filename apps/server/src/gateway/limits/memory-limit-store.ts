@@ -83,7 +83,14 @@ export class MemoryLimitStore implements LimitStore {
       const id = randomUUID();
       quotaEntry.reserved += granted;
       quotaEntry.holds.set(id, { granted, expiresAt: request.now + RESERVATION_TTL_MS, released: false });
-      reservation = { id, accountId: request.accountId, month: request.quota.month, granted, admittedAt: request.now };
+      reservation = {
+        id,
+        accountId: request.accountId,
+        month: request.quota.month,
+        granted,
+        admittedAt: request.now,
+        headroom: remaining - granted,
+      };
     }
     rate.count += 1;
     return { ok: true, reservation };

@@ -21,7 +21,7 @@ import {
  * member id, reservation expiry, used tokens from the database (-1: unknown), counters' ttl ms,
  * oldest expiry still settleable (all whole numbers). Returns {0, ms to wait} when
  * rate-limited, {1, used, reserved} over quota, {2} when the month's usage must be loaded
- * first, {3, granted} when admitted. A count loaded from the database (read after `now`) takes in
+ * first, {3, granted, tokens left unreserved after it} when admitted. A count loaded from the database (read after `now`) takes in
  * the tokens added meanwhile that were not surely in the database by `now`. Times come from the
  * caller's clock, not Redis's. The rate
  * counter lives a whole window and a second from its first request, whatever the instance's
@@ -36,6 +36,7 @@ const ADMIT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count >= tonumber(ARGV[1]) then return {0, tonumber(ARGV[2])} end
 local granted = 0
+local headroom = -1
 local quota = tonumber(ARGV[3])
 if quota >= 0 then
   local used = redis.call('GET', KEYS[2])
@@ -64,11 +65,12 @@ if quota >= 0 then
   local remaining = quota - used - reserved
   if remaining < tonumber(ARGV[4]) then return {1, used, reserved} end
   granted = math.min(tonumber(ARGV[5]), remaining)
+  headroom = remaining - granted
   redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7] .. ':' .. string.format('%d', granted))
   redis.call('PEXPIRE', KEYS[3], ARGV[10])
 end
 if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS + 1_000}) end
-return {3, granted}
+return {3, granted, headroom}
 `;
 
 /**
@@ -216,7 +218,7 @@ export class RedisLimitStore implements SharedLimitStore {
         return {
           ok: true,
           reservation: request.quota
-            ? { id, accountId: request.accountId, month: request.quota.month, granted, admittedAt: request.now }
+            ? { id, accountId: request.accountId, month: request.quota.month, granted, admittedAt: request.now, headroom: result[2] ?? 0 }
             : null,
         };
       }

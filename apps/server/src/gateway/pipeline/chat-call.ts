@@ -7,7 +7,7 @@ import { chooseKey, type KeyChoice } from '../credentials/upstreams.ts';
 import { errors, GatewayError } from '../gateway-error.ts';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
 import { type Admitted, QuotaRefusal } from '../limits/account-limiter.ts';
-import type { Reservation } from '../limits/limit-store.ts';
+import { type Reservation, settlesFirst } from '../limits/limit-store.ts';
 import { sseData } from '../providers/common/chunks.ts';
 import { sandboxAnswer, sandboxChunks, sandboxCompletion } from '../providers/sandbox/sandbox.ts';
 import { ClientClosedError, type ResolvedTarget, RouteLog, runWithFailover } from '../routing/failover.ts';
@@ -166,6 +166,10 @@ export class ChatCall {
       const outcome = await pumpStream(this.#exchange, stream, response, {
         includeUsage: body.stream_options?.include_usage === true,
         promptEstimate,
+        beforeEnd: (usage) => {
+          this.#usage = usage;
+          return this.#settleFirst();
+        },
       });
       this.#status = outcome.status;
       this.#errorType = outcome.errorType;
@@ -178,6 +182,8 @@ export class ChatCall {
     if (completion.usage.total_tokens === 0)
       completion.usage = estimatedUsage(promptEstimate, completion.choices[0]?.message.content ?? '');
     this.#usage = completion.usage;
+    const settling = this.#settleFirst();
+    if (settling) await settling;
     this.#reply.headers(this.#headers()).send(completion);
   }
 
@@ -317,18 +323,38 @@ export class ChatCall {
     sendGatewayError(reply, gatewayError, this.#headers());
   }
 
+  /**
+   * Replaces the quota reservation, once, with the tokens used. Undefined when there is nothing
+   * left to settle; a failure is logged (the reservation then runs out on its own).
+   */
+  #settle(): Promise<void> | undefined {
+    const reservation = this.#reservation;
+    if (!reservation) return undefined;
+    this.#reservation = null;
+    // Tokens served on the account's own key leave the quota as they found it.
+    const usage = this.#usage;
+    const tokens = this.#keySource === 'byok' ? 0 : (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0);
+    return this.#runtime.limiter
+      .settle(reservation, tokens)
+      .catch((error: unknown) => this.#runtime.log.warn({ err: error }, 'could not settle a quota reservation'));
+  }
+
+  /**
+   * Before the answer's last byte: a reservation that leaves less of the quota than it holds
+   * settles first, so the client's next call (on any instance) finds the quota as this one left
+   * it, not still held ("quota busy") or a smaller completion budget. Other reservations settle
+   * after the answer, off its latency.
+   */
+  #settleFirst(): Promise<void> | undefined {
+    return this.#reservation && settlesFirst(this.#reservation) ? this.#settle() : undefined;
+  }
+
   #finish(): void {
     const { environment, userId, keyId } = this.#principal;
     const usage = this.#usage;
     const promptTokens = usage?.prompt_tokens ?? 0;
     const completionTokens = usage?.completion_tokens ?? 0;
-    if (this.#reservation) {
-      // Tokens served on the account's own key leave the quota as they found it.
-      const quotaTokens = this.#keySource === 'byok' ? 0 : promptTokens + completionTokens;
-      this.#runtime.limiter
-        .settle(this.#reservation, quotaTokens)
-        .catch((error: unknown) => this.#runtime.log.warn({ err: error }, 'could not settle a quota reservation'));
-    }
+    void this.#settle();
     const model = findModel(this.#model);
     this.#runtime.meter.record({
       requestId: this.#request.id,

@@ -132,7 +132,12 @@ export function pumpStream(
   exchange: Exchange,
   stream: OpenedStream,
   response: ServerResponse,
-  options: { includeUsage: boolean; promptEstimate: number },
+  options: {
+    includeUsage: boolean;
+    promptEstimate: number;
+    /** Work done with the final usage before the end marker goes out (a promise holds it back). */
+    beforeEnd?: (usage: Usage) => Promise<void> | undefined;
+  },
 ): Promise<StreamOutcome> {
   const { call } = stream;
   let completionCharacters = 0;
@@ -182,10 +187,16 @@ export function pumpStream(
       if (options.includeUsage && !usageSent && last) {
         text += sseData({ id: last.id, object: 'chat.completion.chunk', created: last.created, model: last.model, choices: [], usage });
       }
-      response.end(text + SSE_DONE);
       // What follows the end marker is read and dropped, so the keep-alive connection is reused.
       call.resume();
-      finish({ status: 200, errorType: null, usage });
+      const end = () => {
+        response.end(text + SSE_DONE);
+        finish({ status: 200, errorType: null, usage });
+      };
+      const before = options.beforeEnd?.(usage);
+      if (!before) return end();
+      over = true; // the upstream is done: nothing it sends now is fed
+      void before.then(end, end);
     };
     const fail = (error: unknown) => {
       call.abort();
