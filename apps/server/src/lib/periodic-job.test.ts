@@ -58,7 +58,7 @@ describe('registerPeriodicJob', () => {
     expect(runs).toBe(0);
   });
 
-  it('never overlaps two runs: ticks during a slow run are skipped', async () => {
+  it('never overlaps two runs: a slow run makes the next one wait', async () => {
     const { app } = appWithLog();
     let active = 0;
     let most = 0;
@@ -80,7 +80,7 @@ describe('registerPeriodicJob', () => {
     expect(most).toBe(1);
   });
 
-  it('logs a failed run and runs again at the next tick', async () => {
+  it('logs a failed run and runs again after the interval', async () => {
     const { app, logged } = appWithLog();
     let runs = 0;
     registerPeriodicJob(app, {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 export interface PeriodicJob {
   /** What the job is, for the log ("the billing sweep"). */
   what: string;
-  /** Milliseconds between runs; 0 or less: the job is not scheduled (tests drive it themselves). */
+  /** Milliseconds from the end of one run to the start of the next; 0 or less: the job is not scheduled (tests drive it themselves). */
   intervalMs: number;
   /** Also run once as soon as the app is ready (work left over from the last stop). */
   atStart?: boolean;
@@ -14,17 +14,22 @@ export interface PeriodicJob {
 
 /**
  * Background work every instance does on a timer: started when the app is ready, one run at a
- * time (a tick while a run is under way is skipped), a failed run logged and tried again at the
- * next tick. Closing the app stops the timer, calls `stop`, and waits for a run under way before
- * the app's own resources (the database) close under it.
+ * time (a slow run makes the next one wait, runs never pile up), a failed run logged and tried
+ * again at the next. Closing the app stops the timer, calls `stop`, and waits for a run under way
+ * before the app's own resources (the database) close under it.
  */
 export function registerPeriodicJob(app: FastifyInstance, job: PeriodicJob): void {
   if (job.intervalMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closing = false;
+  const schedule = () => {
+    if (closing) return;
+    timer = setTimeout(tick, job.intervalMs);
+    timer.unref();
+  };
   const tick = () => {
-    if (closing || running) return;
+    if (closing) return;
     running = job
       .run()
       .then(
@@ -33,16 +38,16 @@ export function registerPeriodicJob(app: FastifyInstance, job: PeriodicJob): voi
       )
       .finally(() => {
         running = undefined;
+        schedule();
       });
   };
   app.addHook('onReady', async () => {
-    timer = setInterval(tick, job.intervalMs);
-    timer.unref();
     if (job.atStart) tick();
+    else schedule();
   });
   app.addHook('preClose', async () => {
     closing = true;
-    clearInterval(timer);
+    clearTimeout(timer);
     await job.stop?.();
   });
   // onClose hooks run in the reverse order of their registration: this one runs before the

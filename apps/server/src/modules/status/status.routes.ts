@@ -1,7 +1,7 @@
 import { StatusResponse } from '@conductor/shared/schemas/status';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createStatusService } from './status.service.ts';
-import { startScheduler } from './status.scheduler.ts';
+import { registerPeriodicJob } from '../../lib/periodic-job.ts';
 
 /**
  * `GET /v1/status` and the health-check scheduler that records the history behind it, every
@@ -38,15 +38,10 @@ export const statusRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const enabled = env.HEALTH_CHECK_SCHEDULER ? env.HEALTH_CHECK_SCHEDULER === 'on' : env.NODE_ENV !== 'test';
   if (!enabled) return;
-  let scheduler: ReturnType<typeof startScheduler> | null = null;
-  app.addHook('onReady', async () => {
-    scheduler = startScheduler({
-      intervalMs: env.HEALTH_CHECK_INTERVAL_MS,
-      run: () => service.checkAndRecord(),
-      onError: (error) => app.log.error({ err: error }, 'health check round failed'),
-    });
-  });
-  app.addHook('onClose', async () => {
-    await scheduler?.stop();
+  registerPeriodicJob(app, {
+    what: 'a health check round',
+    intervalMs: env.HEALTH_CHECK_INTERVAL_MS,
+    atStart: true,
+    run: () => service.checkAndRecord(),
   });
 };
