@@ -20,6 +20,12 @@ class FlakySharedStore implements SharedLimitStore {
   readonly hanging = new Set<string>();
   release: () => void = () => undefined;
 
+  /** The next admissions run, then fail as if their answer were lost (ioredis's command timeout). */
+  answersLost = 0;
+  /** Reservations the store granted, by id (to drop a hold by its id alone). */
+  readonly #granted = new Map<string, Reservation>();
+  readonly holdsDropped: string[] = [];
+
   #check(): void {
     if (this.down) throw new Error('Stream isn’t writeable and enableOfflineQueue options is false');
   }
@@ -27,7 +33,28 @@ class FlakySharedStore implements SharedLimitStore {
   async admit(request: AdmitRequest): Promise<AdmitResult> {
     this.#check();
     this.admits += 1;
-    return this.inner.admit(request);
+    const result = await this.inner.admit(request);
+    if (result.ok && result.reservation) {
+      // The id the caller named, as the Redis store uses it.
+      const reservation = { ...result.reservation, id: request.reservationId ?? result.reservation.id };
+      this.#granted.set(reservation.id, result.reservation);
+    }
+    if (this.answersLost > 0) {
+      this.answersLost -= 1;
+      throw new Error('Command timed out');
+    }
+    return result;
+  }
+
+  async dropHold(_accountId: string, _month: string, id: string): Promise<void> {
+    this.#check();
+    this.holdsDropped.push(id);
+    const reservation = this.#granted.get(id);
+    if (reservation) await this.inner.settle(reservation, 0);
+  }
+
+  mayHaveRun(error: unknown): boolean {
+    return error instanceof Error && error.message === 'Command timed out';
   }
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
@@ -169,6 +196,33 @@ describe('FailoverLimitStore', () => {
     expect(shared.settled).toEqual([]);
   });
 
+  it('drops the shared hold of an admission whose answer was lost, once the store answers', async () => {
+    const { shared, store, failures } = setup();
+    // Admitted in the shared store (600 of 1,000 held), but the answer never came: the stand-in serves it.
+    shared.answersLost = 1;
+    const lost = await reserved(store.admit(request({ quota: quota(600) })));
+    expect(store.standingIn).toBe(true);
+    expect(failures).toHaveLength(1);
+    await store.settle(lost, 50);
+    // Once the shared store answers, the hold it kept is dropped (by the id the failover store named)
+    // and the stand-in's 50 tokens are added: 950 are left, not 350.
+    await expect.poll(() => shared.holdsDropped.length, { timeout: 2_000, interval: 5 }).toBe(1);
+    await expect.poll(() => shared.added.map(({ tokens }) => tokens), { timeout: 2_000, interval: 5 }).toEqual([50]);
+    const next = await store.admit(request({ quota: quota(900), now: NOW + WINDOW_MS }));
+    expect(next).toMatchObject({ ok: true, reservation: { granted: 900 } });
+  });
+
+  it('drops no hold for an admission that was never sent (no connection) or had no quota', async () => {
+    const { shared, store } = setup();
+    shared.down = true;
+    await reserved(store.admit(request({ quota: quota(100) })));
+    shared.down = false;
+    shared.answersLost = 1;
+    expect(await store.admit(request({ accountId: 'no-quota' }))).toMatchObject({ ok: true, reservation: null });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(shared.holdsDropped).toEqual([]);
+  });
+
   it('sends what was missed without waiting for another request, retrying while the store fails', async () => {
     const { shared, store } = setup();
     shared.down = true;
@@ -234,6 +288,25 @@ describe('FailoverLimitStore', () => {
     }
     expect(store.missed).toBe(10_000);
     expect(dropped).toEqual([['full', 2]]);
+  });
+
+  it('when full, gives up a hold to drop before any usage (a hold runs out on its own)', async () => {
+    const { shared, store, dropped } = setup();
+    // One admission whose answer was lost leaves a hold to drop, then the store stops answering.
+    shared.answersLost = 1;
+    await reserved(store.admit(request({ quota: quota(100) })));
+    shared.down = true;
+    for (let index = 1; index < 10_000; index += 1) {
+      await store.settle({ id: `r${index}`, accountId: 'acct', month, granted: 10, admittedAt: NOW, headroom: 0 }, 2);
+    }
+    expect(store.missed).toBe(10_000);
+    await store.settle({ id: 'r-last', accountId: 'acct', month, granted: 10, admittedAt: NOW, headroom: 0 }, 2);
+    expect(store.missed).toBe(10_000);
+    // The hold went, silently; every settlement is kept.
+    expect(dropped).toEqual([]);
+    shared.down = false;
+    await expect.poll(() => shared.settled.length, { timeout: 10_000, interval: 20 }).toBe(10_000);
+    expect(shared.holdsDropped).toEqual([]);
   });
 
   it('merges the tokens of one account and month settled within a second into one entry', async () => {

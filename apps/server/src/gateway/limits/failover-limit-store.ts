@@ -15,8 +15,12 @@ export interface SharedLimitStore extends LimitStore {
   addUsage(accountId: string, month: string, tokens: number, inTableBy: number, id: string): Promise<boolean | 'pending'>;
   /** Adds requests admitted elsewhere to the account's counter of the rate window starting at `window`. */
   addRequests(accountId: string, window: number, count: number): Promise<void>;
+  /** Drops the hold of reservation `id` if the store has it (an admission whose answer was lost); else nothing. */
+  dropHold(accountId: string, month: string, id: string): Promise<void>;
   /** Whether an error is the store refusing a command (it would refuse it again), not failing to answer. */
   refuses(error: unknown): boolean;
+  /** Whether a failed command may have run all the same (sent, and its answer lost). */
+  mayHaveRun(error: unknown): boolean;
 }
 
 export interface FailoverLimitStoreOptions {
@@ -50,7 +54,16 @@ interface MissedUsage {
   refusals: number;
 }
 
-type Missed = MissedSettle | MissedUsage;
+/** An admission the shared store may have run although it failed: its hold, if any, is to go. */
+interface MissedHold {
+  kind: 'hold';
+  accountId: string;
+  month: string;
+  id: string;
+  refusals: number;
+}
+
+type Missed = MissedSettle | MissedUsage | MissedHold;
 
 /** What the shared store missed, kept to be sent: beyond this many the oldest are dropped. */
 const MAX_MISSED = 10_000;
@@ -124,13 +137,19 @@ export class FailoverLimitStore implements LimitStore {
         loadFailed = true;
         throw error;
       });
+    // Named here: an admission that fails once sent may have run, and its hold is then dropped by this id.
+    const reservationId = request.quota ? randomUUID() : undefined;
     const failed = (error: unknown) => {
       if (loadFailed) throw error;
+      if (request.quota && reservationId && this.#shared.mayHaveRun(error)) {
+        this.#miss({ kind: 'hold', accountId: request.accountId, month: request.quota.month, id: reservationId, refusals: 0 });
+        this.#scheduleRetry();
+      }
       return this.#admitLocally(request, error);
     };
     let result: AdmitResult | Promise<AdmitResult>;
     try {
-      result = this.#shared.admit({ ...request, loadUsedTokens });
+      result = this.#shared.admit({ ...request, loadUsedTokens, ...(reservationId ? { reservationId } : {}) });
     } catch (error) {
       return failed(error);
     }
@@ -212,10 +231,12 @@ export class FailoverLimitStore implements LimitStore {
 
   #miss(entry: Missed): void {
     if (this.#missed.length >= MAX_MISSED) {
-      const oldest = this.#missed[0] === this.#inFlight ? 1 : 0;
+      // A hold to drop goes first (it only frees tokens early: it runs out in 15 minutes anyway), then the oldest.
+      const hold = this.#missed.findIndex((entry) => entry.kind === 'hold' && entry !== this.#inFlight);
+      const oldest = hold >= 0 ? hold : this.#missed[0] === this.#inFlight ? 1 : 0;
       const [dropped] = this.#missed.splice(oldest, 1);
       this.#unmerge(dropped);
-      if (dropped) this.#onDropped('full', missedTokens(dropped));
+      if (dropped && dropped.kind !== 'hold') this.#onDropped('full', missedTokens(dropped));
     }
     this.#missed.push(entry);
   }
@@ -246,6 +267,7 @@ export class FailoverLimitStore implements LimitStore {
           this.#inFlight = entry;
           try {
             if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
+            else if (entry.kind === 'hold') await this.#shared.dropHold(entry.accountId, entry.month, entry.id);
             else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy, entry.id);
           } catch (error) {
             this.#onFailure(error);
@@ -291,5 +313,6 @@ function usageKey(accountId: string, month: string, inTableBy: number): string {
 }
 
 function missedTokens(entry: Missed): number {
+  if (entry.kind === 'hold') return 0;
   return entry.kind === 'usage' ? entry.tokens : tokenCount(entry.usedTokens);
 }

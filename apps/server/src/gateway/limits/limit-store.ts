@@ -19,6 +19,11 @@ export interface AdmitRequest {
   quota: QuotaRequest | null;
   /** Tokens already used this month, from the database; called once per account and month. */
   loadUsedTokens(): Promise<number>;
+  /**
+   * The id the reservation takes (default: a new one). The failover store names it, so that an
+   * admission whose answer was lost can have its hold dropped by that id.
+   */
+  reservationId?: string;
 }
 
 export interface Reservation {

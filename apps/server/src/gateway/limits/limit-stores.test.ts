@@ -184,6 +184,46 @@ describe('both stores count odd settled token counts alike', () => {
   });
 });
 
+describe('redis store: a hold dropped by its id alone (an admission whose answer was lost)', () => {
+  const monthOfMid = new Date(MID).toISOString().slice(0, 7);
+
+  it('drops that reservation’s hold, in flight or expired, and no other', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const account = randomUUID();
+    const lost = await admit(store, { ...request(account, MID, quota(MID, 1, 600), 9_000), reservationId: 'lost-1' });
+    expect(lost).toMatchObject({ ok: true, reservation: { id: 'lost-1', granted: 600 } });
+    // Another request's hold, whose id starts the same way.
+    expect(await admit(store, { ...request(account, MID, quota(MID, 1, 100), 9_000), reservationId: 'lost-10' })).toMatchObject({
+      ok: true,
+      reservation: { granted: 100 },
+    });
+    await store.dropHold(account, monthOfMid, 'lost-1');
+    await store.dropHold(account, monthOfMid, 'never-admitted');
+    // 1,000 left less the 100 still held.
+    expect(await admit(store, request(account, MID, quota(MID, 1, 10_000), 9_000))).toMatchObject({
+      ok: true,
+      reservation: { granted: 900 },
+    });
+
+    // A hold past its 15 minutes moves to the expired set (kept for a late settlement): dropped there too.
+    const later = randomUUID();
+    await admit(store, { ...request(later, MID, quota(MID, 1, 300), 0), reservationId: 'lost-2' });
+    await admit(store, request(later, MID + RESERVATION_TTL_MS + 1, quota(MID, 1, 1), 0));
+    const expiredKey = `${testRedisStore.prefix}limits:{${later}}:expired:${monthOfMid}`;
+    expect(await testRedisStore.redis.zrange(expiredKey, 0, -1)).toEqual(['lost-2:300']);
+    await store.dropHold(later, monthOfMid, 'lost-2');
+    expect(await testRedisStore.redis.zrange(expiredKey, 0, -1)).toEqual([]);
+  });
+
+  it('counts a command as possibly run when its answer was lost, not when it was refused or never sent', () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    expect(store.mayHaveRun(new Error('Command timed out'))).toBe(true);
+    expect(store.mayHaveRun(new Error('Connection is closed.'))).toBe(true);
+    expect(store.mayHaveRun(new Error("Stream isn't writeable and enableOfflineQueue options is false"))).toBe(false);
+    expect(store.mayHaveRun(new ReplyError('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
+  });
+});
+
 describe('redis store: non-integer reservations', () => {
   it('a fractional desired reservation is held as a whole number and later admits work', async () => {
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);

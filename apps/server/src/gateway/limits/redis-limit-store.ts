@@ -129,7 +129,30 @@ type ScriptedRedis = Redis & {
   conductorSettle(...args: (string | number)[]): Promise<number>;
   conductorAddUsage(...args: (string | number)[]): Promise<number>;
   conductorAddRequests(...args: (string | number)[]): Promise<number>;
+  conductorDropHold(...args: (string | number)[]): Promise<number>;
 };
+
+/**
+ * The hold of one reservation dropped by its id alone (its size is not known: the admission's
+ * answer was lost). KEYS: in-flight reservations, expired reservations not yet settled; ARGV: the
+ * id. Returns how many members went (0 when the admission never ran).
+ */
+const DROP_HOLD = `
+local prefix = ARGV[1] .. ':'
+local removed = 0
+for _, key in ipairs(KEYS) do
+  for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+    if string.sub(member, 1, #prefix) == prefix then
+      redis.call('ZREM', key, member)
+      removed = removed + 1
+    end
+  end
+end
+return removed
+`;
+
+/** ioredis's errors for a command sent and not answered: its timeout, or the connection closing under it. */
+const UNANSWERED = /Command timed out|Connection is closed/;
 
 /**
  * Requests admitted elsewhere (a stand-in while Redis failed) added to a rate counter. KEYS: the
@@ -164,6 +187,7 @@ export class RedisLimitStore implements SharedLimitStore {
       conductorSettle: [6, SETTLE],
       conductorAddUsage: [4, ADD_USAGE],
       conductorAddRequests: [1, ADD_REQUESTS],
+      conductorDropHold: [2, DROP_HOLD],
     } as const;
     for (const [name, [numberOfKeys, lua]] of Object.entries(scripts)) {
       if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
@@ -189,7 +213,7 @@ export class RedisLimitStore implements SharedLimitStore {
     const window = windowStart(request.now);
     const month = request.quota?.month ?? 'none';
     const keys = this.#keys(request.accountId, month, window).slice(0, 6);
-    const id = randomUUID();
+    const id = request.reservationId ?? randomUUID();
     const ttl = request.quota ? Math.max(WINDOW_MS, request.quota.monthEndsAt - request.now + 7 * 86_400_000) : WINDOW_MS;
     const run = (usedFromDatabase: number) =>
       this.#redis.conductorAdmit(
@@ -255,6 +279,17 @@ export class RedisLimitStore implements SharedLimitStore {
   async addRequests(accountId: string, window: number, count: number): Promise<void> {
     const [rate] = this.#keys(accountId, 'none', window);
     await this.#redis.conductorAddRequests(rate, Math.max(0, Math.round(count)));
+  }
+
+  /** Drops the hold of reservation `id`, whatever its size, if Redis has it (its admission's answer was lost). */
+  async dropHold(accountId: string, month: string, id: string): Promise<void> {
+    const [, , inflight, expired] = this.#keys(accountId, month, 0);
+    await this.#redis.conductorDropHold(inflight, expired, id);
+  }
+
+  /** A command sent whose answer did not come (timed out, or the connection closed): Redis may have run it. */
+  mayHaveRun(error: unknown): boolean {
+    return error instanceof Error && !(error instanceof ReplyError) && UNANSWERED.test(error.message);
   }
 
   /** A reply no retry can change: a key of the wrong type, a value that is not a number, a script error. */
