@@ -3,6 +3,7 @@ export type AppErrorCode =
   | 'bad_request'
   | 'validation_failed'
   | 'unauthorized'
+  | 'session_expired'
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
@@ -17,6 +18,7 @@ const STATUS: Record<AppErrorCode, number> = {
   bad_request: 400,
   validation_failed: 400,
   unauthorized: 401,
+  session_expired: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -21,7 +21,16 @@ export const TICKET_MESSAGES = {
   attachmentEmpty: (filename: string) => `${filename} is empty.`,
   created: (number: number) => `Ticket #${number} created. We've e-mailed you a confirmation.`,
   failure: 'Your ticket could not be sent. Please try again.',
+  sessionEnded:
+    'Your session has ended, so the ticket was not sent. Add your name and e-mail address at the top of the form, or sign in again.',
 } as const;
+
+/**
+ * Sent by the support form of a signed-in user (`x-conductor-sender: account`): a ticket meant for
+ * the account whose session no longer resolves is refused with 401 `session_expired` instead of
+ * being read as a visitor's, so the form knows to ask for a name and e-mail address.
+ */
+export const TICKET_SENDER_HEADER = 'x-conductor-sender';
 
 /** The form's text fields; `name` and `email` are required only when signed out (the account's are used otherwise). */
 export const SupportTicketFields = z.object({

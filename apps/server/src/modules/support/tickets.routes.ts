@@ -9,6 +9,7 @@ import {
   SupportTicketFields,
   SupportTicketList,
   TICKET_MESSAGES,
+  TICKET_SENDER_HEADER,
 } from '@conductor/shared/schemas/support';
 import { AppError } from '../../lib/errors.ts';
 import { findAttachmentForUser } from './tickets.repository.ts';
@@ -32,6 +33,10 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'Send the ticket as multipart/form-data.');
+      // Refused before the upload is read: the account it was meant for is no longer signed in.
+      if (request.headers[TICKET_SENDER_HEADER] === 'account' && !request.auth) {
+        throw new AppError('session_expired', TICKET_MESSAGES.sessionEnded);
+      }
       const { values, files } = await readForm(request);
       const parsed = SupportTicketFields.safeParse(values);
       if (!parsed.success) {

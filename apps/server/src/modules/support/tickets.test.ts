@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTACHMENT_MAX_BYTES, TICKET_MESSAGES } from '@conductor/shared/schemas/support';
+import { ATTACHMENT_MAX_BYTES, TICKET_MESSAGES, TICKET_SENDER_HEADER } from '@conductor/shared/schemas/support';
 import { supportTickets, ticketAttachments } from '../../db/schema/index.ts';
 import { readOutbox } from '../../lib/mailer.ts';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
@@ -84,6 +84,38 @@ describe('support tickets', () => {
     const stranger = await createUserWithSession(test.app);
     expect((await test.app.inject({ method: 'GET', url: attachmentUrl, headers: { cookie: stranger.cookie } })).statusCode).toBe(404);
     expect((await test.app.inject({ method: 'GET', url: '/api/v1/support/tickets' })).statusCode).toBe(401);
+  });
+
+  it('refuses a ticket sent for an account whose session has ended (401 session_expired), and stores nothing', async () => {
+    const account = { [TICKET_SENDER_HEADER]: 'account' };
+    const db = test.app.context.database.db;
+    const before = (await db.select().from(supportTickets)).length;
+    // Signed out elsewhere: the form's cookie no longer resolves.
+    const ended = await createUserWithSession(test.app, { name: 'Signed Out Elsewhere' });
+    const logout = await test.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { cookie: ended.cookie } });
+    expect(logout.statusCode).toBeLessThan(300);
+    const signedOut = await test.app.inject({
+      method: 'POST',
+      url: '/api/v1/support/tickets',
+      payload: ticketForm({ ...VALID, subject: 'Sent after the session ended' }, [{ name: 'a.png', data: PNG }]),
+      headers: { ...account, cookie: ended.cookie },
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json()).toEqual({ error: { code: 'session_expired', message: TICKET_MESSAGES.sessionEnded } });
+    expect((await db.select().from(supportTickets)).length).toBe(before);
+
+    // The same claim with a live session is the account's ticket; without the claim a visitor's.
+    const owner = await createUserWithSession(test.app, { name: 'Still Signed In' });
+    const signedIn = await test.app.inject({
+      method: 'POST',
+      url: '/api/v1/support/tickets',
+      payload: ticketForm(VALID),
+      headers: { ...account, cookie: owner.cookie },
+    });
+    expect(signedIn.statusCode).toBe(201);
+    expect(signedIn.json().ticket.email).toBe(owner.user.email);
+    const visitor = await post(ticketForm({ ...VALID, name: 'Ada Visitor', email: 'ada-visitor@example.com' }));
+    expect(visitor.statusCode).toBe(201);
   });
 
   it('refuses a program renamed as .png, by its content', async () => {

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@conductor/shared';
-import type { SupportTicketCreated, SupportTicketFields } from '@conductor/shared/schemas/support';
+import { type SupportTicketCreated, type SupportTicketFields, TICKET_SENDER_HEADER } from '@conductor/shared/schemas/support';
 import { ApiError } from '~/lib/api-client';
 
 export const supportKeys = {
@@ -10,12 +10,14 @@ export const supportKeys = {
 
 /**
  * Sends the ticket as multipart form data. XMLHttpRequest rather than fetch, because only it
- * reports upload progress (attachments may be 10 MB each).
+ * reports upload progress (attachments may be 10 MB each). `asAccount`: sent by a signed-in user,
+ * so a session that has ended since is refused (401 `session_expired`), not taken for a visitor.
  */
 export function submitTicket(
   fields: SupportTicketFields,
   files: File[],
   onProgress: (percent: number) => void,
+  { asAccount }: { asAccount: boolean },
 ): Promise<SupportTicketCreated> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== '') form.append(name, String(value));
@@ -24,6 +26,7 @@ export function submitTicket(
     const request = new XMLHttpRequest();
     request.open('POST', '/api/v1/support/tickets');
     request.responseType = 'json';
+    if (asAccount) request.setRequestHeader(TICKET_SENDER_HEADER, 'account');
     request.timeout = 5 * 60_000;
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));

@@ -43,10 +43,6 @@ function schemaFor(signedIn: { current: boolean }) {
   };
 }
 
-/** A signed-in user's session that ended before the ticket was sent (nothing was saved). */
-const SESSION_ENDED =
-  'Your session has ended, so the ticket was not sent. Add your name and e-mail address at the top of the form, or sign in again.';
-
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
 type FieldName = keyof typeof EMPTY;
 
@@ -108,7 +104,7 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
     try {
       // The upload code (and the messages it reports with) loads with the first ticket sent.
       const { submitTicket } = await import('../api/tickets');
-      const result = await submitTicket(values, files, setProgress);
+      const result = await submitTicket(values, files, setProgress, { asAccount: signedIn.current });
       setCreated(result.ticket);
       form.reset();
       setFiles([]);
@@ -121,18 +117,15 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
       }
     } catch (error) {
       // The module is loaded already: the form was checked with its schema before sending.
-      let message = error instanceof ApiError ? error.message : (await loadSupport()).TICKET_MESSAGES.failure;
-      const visitorFieldsMissing =
-        error instanceof ApiError &&
-        error.status === 400 &&
-        error.code === 'validation_failed' &&
-        (error.fields?.name || error.fields?.email);
-      if (signedIn.current && visitorFieldsMissing) {
-        // The server took the ticket for a visitor's: the session ended while the form was open.
-        // The form stays as typed and now asks for the name and address the account gave before.
+      const { TICKET_MESSAGES } = await loadSupport();
+      const message = error instanceof ApiError ? error.message : TICKET_MESSAGES.failure;
+      if (error instanceof ApiError && error.code === 'session_expired') {
+        // The session ended while the form was open; nothing was saved. The form stays as typed
+        // and now asks for the name and address the account gave before.
         authStore.clear();
         setFocusName(true);
-        message = SESSION_ENDED;
+        form.setError('name', TICKET_MESSAGES.nameRequired);
+        form.setError('email', TICKET_MESSAGES.emailRequired);
       }
       if (error instanceof ApiError && error.fields?.attachments) setAttachmentError(error.fields.attachments);
       for (const [name, text] of Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {})) {
