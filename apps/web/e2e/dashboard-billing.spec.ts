@@ -38,6 +38,15 @@ test('billing: upgrade with proration shown first, invoice download, cancel and 
   const invoice = page.getByTestId('invoice-row').first();
   await expect(invoice).toContainText(`$${due.toFixed(2)}`);
   await expect(invoice).toContainText('Open');
+  // With an invoice listed the page still fits a phone, and the row needs no sideways scroll: its
+  // status and download link are on screen.
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  const screenWidth = page.viewportSize()?.width ?? 0;
+  for (const part of [invoice.getByText('Open'), invoice.getByRole('link', { name: /Download invoice/ })]) {
+    const box = await part.boundingBox();
+    expect(box, 'laid out').not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(screenWidth);
+  }
 
   const [download] = await Promise.all([page.waitForEvent('download'), invoice.getByRole('link', { name: /Download invoice/ }).click()]);
   expect(download.suggestedFilename()).toMatch(/^conductor-INV-\d{6}-[0-9A-F]{8}\.html$/);

@@ -1,10 +1,14 @@
 import type { ComponentProps } from 'react';
 import { cn } from '~/lib/cn';
 
-/** A table that scrolls sideways inside its own box on narrow screens. */
+/**
+ * A table that scrolls sideways inside its own box on narrow screens. The box is positioned, so
+ * absolutely placed content (screen-reader labels) scrolls and clips with the table instead of
+ * widening the page.
+ */
 export function Table({ className, ...props }: ComponentProps<'table'>) {
   return (
-    <div className="w-full overflow-x-auto">
+    <div className="relative w-full overflow-x-auto">
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

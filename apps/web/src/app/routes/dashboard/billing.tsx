@@ -111,7 +111,7 @@ export default function BillingPage() {
       <Card className="min-w-0 p-5">
         <h2 className="font-semibold">Payment method</h2>
         <div className="mt-3 flex items-start gap-3 rounded-md border border-dashed border-border p-4">
-          <CreditCard className="mt-0.5 size-5 text-muted-foreground" aria-hidden="true" />
+          <CreditCard className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
           <div className="text-sm">
             <p className="font-medium">No card on file</p>
             <p className="text-muted-foreground">

@@ -19,7 +19,8 @@ export function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
       <TableHead>
         <tr>
           <Th>Invoice</Th>
-          <Th>Date</Th>
+          {/* On a phone the date goes under the invoice number: the row then fits without scrolling. */}
+          <Th className="hidden sm:table-cell">Date</Th>
           <Th numeric>Amount</Th>
           <Th>Status</Th>
           <Th numeric>
@@ -32,8 +33,11 @@ export function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
           const status = invoice.amountCents < 0 ? { label: 'Credit', tone: 'neutral' as const } : STATUS[invoice.status];
           return (
             <tr key={invoice.id} data-testid="invoice-row">
-              <Td className="font-mono text-xs">{invoice.number}</Td>
-              <Td className="whitespace-nowrap">{formatDate(invoice.createdAt)}</Td>
+              <Td>
+                <span className="font-mono text-xs">{invoice.number}</span>
+                <span className="block text-xs whitespace-nowrap text-muted-foreground sm:hidden">{formatDate(invoice.createdAt)}</span>
+              </Td>
+              <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(invoice.createdAt)}</Td>
               <Td numeric>{formatCents(invoice.amountCents)}</Td>
               <Td>
                 <Badge tone={status.tone}>{status.label}</Badge>
