@@ -75,6 +75,10 @@ test.describe('dashboard', () => {
     expect(counts['30d']).toBeGreaterThan(counts['7d'] ?? 0);
     expect(counts['7d']).toBeGreaterThanOrEqual(counts['24h'] ?? 0);
     await expect(table).toContainText('gpt-4o-mini');
+    // Every column on screen, phone included: the table needs no sideways scroll in its box.
+    const tableBox = await table.boundingBox();
+    expect(tableBox, 'laid out').not.toBeNull();
+    expect((tableBox?.x ?? 0) + (tableBox?.width ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
     await expect(page.getByRole('progressbar', { name: 'Token usage this month' })).toBeVisible();
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);

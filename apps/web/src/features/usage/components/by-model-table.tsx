@@ -23,17 +23,24 @@ function Trend({ percent }: { percent: number | null }) {
   );
 }
 
-/** Usage by model for the range, with the token trend against the previous period. */
+/**
+ * Usage by model for the range, with the token trend against the previous period. On a phone the
+ * requests go under the provider and the trend under the tokens, so a row fits without scrolling.
+ */
 export function ByModelTable({ rows }: { rows: ModelUsage[] }) {
   return (
     <Table aria-label="Usage by model">
       <TableHead>
         <tr>
           <Th>Model</Th>
-          <Th numeric>Requests</Th>
+          <Th numeric className="hidden sm:table-cell">
+            Requests
+          </Th>
           <Th numeric>Tokens</Th>
           <Th numeric>Cost</Th>
-          <Th numeric>Trend</Th>
+          <Th numeric className="hidden sm:table-cell">
+            Trend
+          </Th>
         </tr>
       </TableHead>
       <TableBody>
@@ -41,12 +48,22 @@ export function ByModelTable({ rows }: { rows: ModelUsage[] }) {
           <tr key={`${row.provider}/${row.model}`}>
             <Td>
               <span className="font-mono text-sm">{row.model}</span>
-              <span className="block text-xs text-muted-foreground">{row.provider}</span>
+              <span className="block text-xs text-muted-foreground">
+                {row.provider}
+                <span className="sm:hidden"> · {formatNumber(row.requests)} requests</span>
+              </span>
             </Td>
-            <Td numeric>{formatNumber(row.requests)}</Td>
-            <Td numeric>{formatNumber(row.tokens)}</Td>
-            <Td numeric>{formatMicros(row.costMicros)}</Td>
+            <Td numeric className="hidden sm:table-cell">
+              {formatNumber(row.requests)}
+            </Td>
             <Td numeric>
+              {formatNumber(row.tokens)}
+              <span className="block text-xs sm:hidden">
+                <Trend percent={row.trendPercent} />
+              </span>
+            </Td>
+            <Td numeric>{formatMicros(row.costMicros)}</Td>
+            <Td numeric className="hidden sm:table-cell">
               <Trend percent={row.trendPercent} />
             </Td>
           </tr>
