@@ -106,34 +106,41 @@ describe('plan limits (in-memory store)', () => {
     expect(budgets).toEqual([1_000 - 3 * 307 - 7, 300, 300, 300]);
   });
 
-  it('settles before answering a call that leaves too little of the quota for a like one, and after answering otherwise', async () => {
-    // Settlement slowed down, so whether it came before the answer shows.
+  /** Settlement slowed down by `ms`, so whether it came before an answer shows; `settled()` counts those done. */
+  function slowSettlement(ms: number) {
     const { limiter } = gateway.app.gateway;
     const settle = limiter.settle.bind(limiter);
-    let settled = 0;
+    let done = 0;
     limiter.settle = async (reservation, tokens) => {
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await new Promise((resolve) => setTimeout(resolve, ms));
       await settle(reservation, tokens);
-      settled += 1;
+      done += 1;
     };
+    return { settled: () => done, restore: () => (limiter.settle = settle) };
+  }
+
+  const chatBody = (max_tokens: number, stream: boolean) => JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens, stream });
+
+  it('settles before answering a call that leaves too little of the quota for a like one, and after answering otherwise', async () => {
+    const slow = slowSettlement(150);
     const call = async (key: string, max_tokens: number, stream: boolean) => {
       const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens, stream }),
+        body: chatBody(max_tokens, stream),
       });
       const text = await response.text(); // the whole answer, to its last byte
       expect(response.status, text).toBe(200);
       if (stream) expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-      return settled;
+      return slow.settled();
     };
     try {
       // 10,000 tokens left, 27 held: plenty for another like call, so the answer does not wait.
       const roomy = await createAccountWithKey(gateway.app, 'free');
       expect(await call(roomy.key, 20, false)).toBe(0);
-      await expect.poll(() => settled).toBe(1);
+      await expect.poll(() => slow.settled()).toBe(1);
       expect(await call(roomy.key, 20, true)).toBe(1);
-      await expect.poll(() => settled).toBe(2);
+      await expect.poll(() => slow.settled()).toBe(2);
 
       // 1,000 left, 607 held (7 prompt + 600 completion): a like call would not fit until this one settles.
       const tight = await createAccountWithKey(gateway.app, 'free');
@@ -142,9 +149,61 @@ describe('plan limits (in-memory store)', () => {
       expect(await call(tight.key, 600, true)).toBe(4);
       // Each reservation is settled once: the settlement before the answer is not repeated after it.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(settled).toBe(4);
+      expect(slow.settled()).toBe(4);
     } finally {
-      limiter.settle = settle;
+      slow.restore();
+    }
+  });
+
+  it('meters a client that leaves while its answer waits for the settlement as gone (499), JSON or stream', async () => {
+    const slow = slowSettlement(600);
+    try {
+      const tight = await createAccountWithKey(gateway.app, 'free');
+      await seedUsage(gateway.app, tight.userId, 9_000, new Date(clock.now()));
+      for (const stream of [false, true]) {
+        const leaving = new AbortController();
+        const sent = fetch(`${gateway.origin}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tight.key}`, 'content-type': 'application/json' },
+          body: chatBody(600, stream),
+          signal: leaving.signal,
+        }).then((response) => response.text());
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        leaving.abort();
+        await expect(sent).rejects.toThrow();
+        await expect.poll(() => slow.settled(), { timeout: 3_000 }).toBe(stream ? 2 : 1);
+      }
+      await gateway.app.gateway.meter.flush();
+      const events = await gateway.app.context.database.db.select().from(usageEvents).where(eq(usageEvents.userId, tight.userId));
+      // The seeded month's usage (9,000 tokens, 200) and the two calls.
+      expect(events.map((event) => [event.promptTokens === 9_000, event.streamed, event.statusCode, event.errorType]).sort()).toEqual([
+        [false, false, 499, 'client_closed'],
+        [false, true, 499, 'client_closed'],
+        [true, false, 200, null],
+      ]);
+    } finally {
+      slow.restore();
+    }
+  });
+
+  it('answers after at most a second when the settlement is slower, and settles all the same', async () => {
+    const slow = slowSettlement(2_500);
+    try {
+      const tight = await createAccountWithKey(gateway.app, 'free');
+      await seedUsage(gateway.app, tight.userId, 9_000, new Date(clock.now()));
+      const started = performance.now();
+      const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tight.key}`, 'content-type': 'application/json' },
+        body: chatBody(600, false),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(slow.settled()).toBe(0);
+      await expect.poll(() => slow.settled(), { timeout: 5_000 }).toBe(1);
+    } finally {
+      slow.restore();
     }
   });
 

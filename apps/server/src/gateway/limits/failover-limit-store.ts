@@ -65,7 +65,7 @@ interface MissedHold {
 
 type Missed = MissedSettle | MissedUsage | MissedHold;
 
-/** What the shared store missed, kept to be sent: beyond this many the oldest are dropped. */
+/** What the shared store missed, kept to be sent: beyond this many, holds to drop go first, then the oldest. */
 const MAX_MISSED = 10_000;
 const MAX_RETRY_MS = 60_000;
 /** An entry the shared store refuses this many times is dropped. */
@@ -86,7 +86,9 @@ const MAX_REFUSALS = 3;
  * stand-in admitted, merged per account, month and second, with the time by which their usage
  * events are surely in the usage table (`meteringLagMs` after settling). The shared store adds
  * them unless its count was loaded from the table since then (Redis restarted empty and
- * reloaded: the table had them).
+ * reloaded: the table had them). And the holds of admissions it may have run although they
+ * failed (sent, answer lost: see `mayHaveRun`), dropped by the id this store gave each
+ * reservation; until then they keep their tokens (at most 15 minutes).
  */
 export class FailoverLimitStore implements LimitStore {
   readonly #shared: SharedLimitStore;
@@ -124,7 +126,7 @@ export class FailoverLimitStore implements LimitStore {
     return this.#standIn !== null;
   }
 
-  /** How many entries (settlements, and usages merged per account and second) wait to be sent to the shared store. */
+  /** How many entries (settlements, usages merged per account and second, holds to drop) wait to be sent to the shared store. */
   get missed(): number {
     return this.#missed.length;
   }
@@ -274,7 +276,8 @@ export class FailoverLimitStore implements LimitStore {
             this.#remove(entry);
             entry.refusals += this.#shared.refuses(error) ? 1 : 0;
             if (entry.refusals >= MAX_REFUSALS) {
-              this.#onDropped('refused', missedTokens(entry));
+              // A hold left in place runs out on its own: no count is low for it.
+              if (entry.kind !== 'hold') this.#onDropped('refused', missedTokens(entry));
               continue;
             }
             this.#missed.push(entry);

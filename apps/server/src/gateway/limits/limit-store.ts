@@ -20,8 +20,9 @@ export interface AdmitRequest {
   /** Tokens already used this month, from the database; called once per account and month. */
   loadUsedTokens(): Promise<number>;
   /**
-   * The id the reservation takes (default: a new one). The failover store names it, so that an
-   * admission whose answer was lost can have its hold dropped by that id.
+   * The id the reservation takes in the shared store (default: a new one; the in-memory store
+   * makes its own). The failover store names it, so that an admission whose answer was lost can
+   * have its hold dropped by that id.
    */
   reservationId?: string;
 }

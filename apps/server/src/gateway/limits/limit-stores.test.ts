@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ReplyError } from 'ioredis';
+import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import {
   type AdmitRequest,
   type AdmitResult,
@@ -219,6 +220,7 @@ describe('redis store: a hold dropped by its id alone (an admission whose answer
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     expect(store.mayHaveRun(new Error('Command timed out'))).toBe(true);
     expect(store.mayHaveRun(new Error('Connection is closed.'))).toBe(true);
+    expect(store.mayHaveRun(new MaxRetriesPerRequestError(1))).toBe(true);
     expect(store.mayHaveRun(new Error("Stream isn't writeable and enableOfflineQueue options is false"))).toBe(false);
     expect(store.mayHaveRun(new ReplyError('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
   });

@@ -151,8 +151,12 @@ end
 return removed
 `;
 
-/** ioredis's errors for a command sent and not answered: its timeout, or the connection closing under it. */
-const UNANSWERED = /Command timed out|Connection is closed/;
+/**
+ * ioredis's errors for a command that may have been sent and not answered: its timeout, the
+ * connection closing under it, or its queue flushed when the reconnection after such a close
+ * failed (maxRetriesPerRequest).
+ */
+const UNANSWERED = /Command timed out|Connection is closed|max retries per request/;
 
 /**
  * Requests admitted elsewhere (a stand-in while Redis failed) added to a rate counter. KEYS: the
@@ -289,7 +293,8 @@ export class RedisLimitStore implements SharedLimitStore {
 
   /** A command sent whose answer did not come (timed out, or the connection closed): Redis may have run it. */
   mayHaveRun(error: unknown): boolean {
-    return error instanceof Error && !(error instanceof ReplyError) && UNANSWERED.test(error.message);
+    if (!(error instanceof Error) || error instanceof ReplyError) return false;
+    return error.name === 'MaxRetriesPerRequestError' || UNANSWERED.test(error.message);
   }
 
   /** A reply no retry can change: a key of the wrong type, a value that is not a number, a script error. */

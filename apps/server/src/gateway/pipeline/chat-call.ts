@@ -19,7 +19,11 @@ import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTok
 import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, startEventStream } from './responses.ts';
 import { completeOnce, type Exchange } from './upstream-json.ts';
 import { openStream, pumpStream } from './upstream-stream.ts';
+import { settlesWithin } from '../../lib/deadline.ts';
 import { wellFormed } from '../../lib/text.ts';
+
+/** The longest an answer waits for its quota settlement (a slow shared store); then it goes, and the settlement follows. */
+const SETTLE_FIRST_WAIT_MS = 1_000;
 
 /**
  * One `POST /v1/chat/completions`: validate, route, admit against the plan's limits, serve
@@ -183,7 +187,10 @@ export class ChatCall {
       completion.usage = estimatedUsage(promptEstimate, completion.choices[0]?.message.content ?? '');
     this.#usage = completion.usage;
     const settling = this.#settleFirst();
-    if (settling) await settling;
+    if (settling) {
+      await settling;
+      if (this.#cancel.aborted) throw new ClientClosedError(); // the client went away meanwhile
+    }
     this.#reply.headers(this.#headers()).send(completion);
   }
 
@@ -340,13 +347,15 @@ export class ChatCall {
   }
 
   /**
-   * Before the answer's last byte: a reservation that leaves less of the quota than it holds
-   * settles first, so the client's next call (on any instance) finds the quota as this one left
-   * it, not still held ("quota busy") or a smaller completion budget. Other reservations settle
-   * after the answer, off its latency.
+   * Before the answer's last byte: a reservation that left less of the quota than it holds when
+   * it was admitted settles first (waited for at most SETTLE_FIRST_WAIT_MS), so the client's next
+   * call (on any instance) finds the quota as this one left it, not still held ("quota busy") or
+   * a smaller completion budget. Other reservations settle after the answer, off its latency.
    */
-  #settleFirst(): Promise<void> | undefined {
-    return this.#reservation && settlesFirst(this.#reservation) ? this.#settle() : undefined;
+  #settleFirst(): Promise<unknown> | undefined {
+    if (!this.#reservation || !settlesFirst(this.#reservation)) return undefined;
+    const settling = this.#settle();
+    return settling && settlesWithin(settling, SETTLE_FIRST_WAIT_MS);
   }
 
   #finish(): void {

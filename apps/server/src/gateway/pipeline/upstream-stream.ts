@@ -136,7 +136,7 @@ export function pumpStream(
     includeUsage: boolean;
     promptEstimate: number;
     /** Work done with the final usage before the end marker goes out (a promise holds it back). */
-    beforeEnd?: (usage: Usage) => Promise<void> | undefined;
+    beforeEnd?: (usage: Usage) => Promise<unknown> | undefined;
   },
 ): Promise<StreamOutcome> {
   const { call } = stream;
@@ -196,7 +196,12 @@ export function pumpStream(
       const before = options.beforeEnd?.(usage);
       if (!before) return end();
       over = true; // the upstream is done: nothing it sends now is fed
-      void before.then(end, end);
+      const endAfterWait = () => {
+        // The client went away meanwhile: its answer is cut short, as any disconnect is.
+        if (response.destroyed || exchange.cancel.aborted) return finish({ status: 499, errorType: 'client_closed', usage });
+        end();
+      };
+      void before.then(endAfterWait, endAfterWait);
     };
     const fail = (error: unknown) => {
       call.abort();
