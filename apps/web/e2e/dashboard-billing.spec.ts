@@ -56,6 +56,12 @@ test('billing: upgrade with proration shown first, invoice download, cancel and 
 
   await page.getByRole('button', { name: 'Cancel subscription' }).click();
   await expect(page.getByRole('alertdialog')).toContainText('then move to the Free plan');
+  // Both actions sit inside the dialog, phone included (they wrap rather than run past its edge).
+  const alertBox = await page.getByRole('alertdialog').boundingBox();
+  for (const name of ['Keep subscription', 'Cancel subscription']) {
+    const box = await page.getByRole('alertdialog').getByRole('button', { name }).boundingBox();
+    expect(box !== null && alertBox !== null && box.x >= alertBox.x && box.x + box.width <= alertBox.x + alertBox.width, name).toBe(true);
+  }
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel subscription' }).click();
   await expect(page.getByText(/^Cancels /)).toBeVisible();
   await expect(page.getByTestId('estimated-bill')).toHaveText('$0.00');

@@ -143,4 +143,34 @@ test.describe('dashboard', () => {
     expect(refused.status()).toBe(401);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
+
+  test('the narrow-screen navigation dims the page and closes on Escape, a press outside or a link', async ({ page, viewport }) => {
+    await registerOnboardedUser(page, 'Dorothy Vaughan');
+    await page.goto('/dashboard');
+    const toggle = page.getByRole('button', { name: 'Open navigation' });
+    const nav = page.locator('#dashboard-nav');
+    if ((viewport?.width ?? 1280) >= 1024) {
+      // Wide screens keep the sidebar and have no toggle.
+      await expect(toggle).toBeHidden();
+      await expect(nav.getByRole('link', { name: 'Usage' })).toBeVisible();
+      return;
+    }
+    await expect(nav).toBeHidden();
+    await toggle.click();
+    await expect(nav).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    await toggle.click();
+    await expect(nav).toBeVisible();
+    const { height } = page.viewportSize() ?? { height: 700 };
+    await page.mouse.click(20, height - 20); // on the dimmed page below the menu
+    await expect(nav).toBeHidden();
+
+    await toggle.click();
+    await nav.getByRole('link', { name: 'Usage' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/usage$/);
+    await expect(nav).toBeHidden();
+  });
 });

@@ -84,6 +84,17 @@ test.describe('header and footer', () => {
       await expect(menu.getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/register');
       await page.getByRole('button', { name: 'Close menu' }).click();
       await expect(menu).toBeHidden();
+      // Escape closes it and gives focus back to the button; so does a press outside it.
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(menu).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+      await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(menu).toBeVisible();
+      const { height } = page.viewportSize() ?? { height: 700 };
+      await page.mouse.click(20, height - 20);
+      await expect(menu).toBeHidden();
     } else {
       const nav = page.getByRole('navigation', { name: 'Main' });
       for (const label of ['Home', 'Pricing', 'Documentation', 'Support'])

@@ -46,6 +46,14 @@ test.describe('support centre', () => {
     await expect(note).toContainText(SUPPORT.hours);
     await expect(note).toContainText('24/7 for Pro+');
     await expect(page.getByLabel('Description')).toBeFocused();
+    // The form is scrolled to its top: the note shows below the sticky header, not under it.
+    const header = page.locator('header').first();
+    await expect
+      .poll(async () => {
+        const [noteBox, headerBox] = [await note.boundingBox(), await header.boundingBox()];
+        return noteBox !== null && headerBox !== null && noteBox.y >= headerBox.y + headerBox.height;
+      })
+      .toBe(true);
     await page.getByRole('link', { name: 'Visit Forum' }).click();
     await expect(page).toHaveURL(/\/support\/community$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Community');

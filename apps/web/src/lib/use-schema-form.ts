@@ -84,7 +84,7 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
     };
   };
 
-  const setFocus = (name: Name) => fields.current.get(name)?.focus();
+  const setFocus = (name: Name, options?: FocusOptions) => fields.current.get(name)?.focus(options);
 
   const setValue = (name: Name, value: string) => {
     const element = fields.current.get(name);

@@ -13,6 +13,9 @@ export const TIMEOUTS_MS = {
   oidcRedirectToast: 2_000,
 } as const;
 
+/** Days of uptime history on the status page (and behind the uptime the support centre shows). */
+export const STATUS_HISTORY_DAYS = 90;
+
 export const USAGE_BAR = { warnAbovePercent: 70, dangerAbovePercent: 90 } as const;
 export const DEFAULT_TOKEN_LIMIT = 1_000_000;
 

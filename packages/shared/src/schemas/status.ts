@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ComponentStatus } from './health.ts';
 
-/** Days of uptime history on the status page. */
-export const STATUS_HISTORY_DAYS = 90;
+export { STATUS_HISTORY_DAYS } from '../constants/limits.ts';
 
 export const StatusDay = z.object({
   /** UTC calendar day, `YYYY-MM-DD`. */

@@ -1,11 +1,12 @@
 import { Menu, X } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { buttonClasses } from '~/components/ui/button';
 import { Logo } from '~/components/ui/logo';
 import { ThemeToggle } from '~/components/ui/theme-toggle';
 import { useAuth } from '~/lib/auth';
 import { cn } from '~/lib/cn';
+import { useDismiss } from '~/lib/use-dismiss';
 import { HEADER_LINKS } from './header-links';
 
 /** The signed-in menu (radix dropdown) loads only for signed-in visitors. */
@@ -19,9 +20,15 @@ export function SiteHeader() {
   const { pathname } = location;
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu whenever the route changes
   useEffect(() => setMenuOpen(false), [pathname]);
+  const header = useRef<HTMLElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  useDismiss(menuOpen, () => setMenuOpen(false), [header], toggle);
 
   return (
-    <header className="sticky top-0 z-40 border-b border-border/80 bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+    <header
+      ref={header}
+      className="sticky top-0 z-40 border-b border-border/80 bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70"
+    >
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo />
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -45,6 +52,7 @@ export function SiteHeader() {
           <AccountArea />
         </div>
         <button
+          ref={toggle}
           type="button"
           className={cn(buttonClasses('ghost', 'icon'), 'md:hidden')}
           aria-expanded={menuOpen}

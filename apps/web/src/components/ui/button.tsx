@@ -5,7 +5,7 @@ const VARIANTS = {
   primary: 'bg-primary text-primary-foreground shadow-sm hover:bg-primary/90',
   secondary: 'border border-border bg-card text-foreground shadow-sm hover:bg-muted',
   ghost: 'text-foreground hover:bg-muted',
-  destructive: 'bg-danger text-white shadow-sm hover:bg-danger/90',
+  destructive: 'bg-danger-solid text-white shadow-sm hover:bg-danger-solid/90',
   link: 'text-primary underline-offset-4 hover:underline',
 } as const;
 const SIZES = {

@@ -49,3 +49,8 @@ export function DialogDescription({ className, ...props }: ComponentProps<typeof
 export function DialogHeader({ children }: { children: ReactNode }) {
   return <div className="mb-4">{children}</div>;
 }
+
+/** A dialog's actions, to the right; on a narrow screen they wrap onto a second line rather than run past the dialog's edge. */
+export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
+  return <div className={cn('flex flex-wrap justify-end gap-2', className)} {...props} />;
+}

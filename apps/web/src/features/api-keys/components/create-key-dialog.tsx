@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
 import { z } from 'zod';
 import { Button } from '~/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { Select } from '~/components/ui/select';
@@ -142,14 +142,14 @@ export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLa
                 ))}
               </Select>
             </Field>
-            <div className="flex justify-end gap-2">
+            <DialogFooter>
               <Button variant="secondary" onClick={() => onOpenChange(false)}>
                 Cancel
               </Button>
               <Button type="submit" disabled={create.isPending}>
                 {create.isPending ? 'Creating...' : 'Create key'}
               </Button>
-            </div>
+            </DialogFooter>
           </form>
         )}
       </DialogContent>

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { useRenameApiKey } from '../api/api-keys';
@@ -34,14 +34,14 @@ export function RenameKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null
           <Field id="rename-key" label="Key name" error={error}>
             <Input {...fieldAria('rename-key', error)} autoComplete="off" {...form.register('name')} />
           </Field>
-          <div className="flex justify-end gap-2">
+          <DialogFooter>
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
             <Button type="submit" disabled={rename.isPending}>
               {rename.isPending ? 'Saving...' : 'Save'}
             </Button>
-          </div>
+          </DialogFooter>
         </form>
       </DialogContent>
     </Dialog>

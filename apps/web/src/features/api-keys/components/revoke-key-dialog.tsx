@@ -1,7 +1,7 @@
 import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '~/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { useRevokeApiKey } from '../api/api-keys';
 
 export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
@@ -15,7 +15,7 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null
             Requests using {apiKey?.masked} will be refused immediately. This cannot be undone; create a new key if you need one.
           </DialogDescription>
         </DialogHeader>
-        <div className="flex justify-end gap-2">
+        <DialogFooter>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
@@ -35,7 +35,7 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null
           >
             {revoke.isPending ? 'Revoking...' : 'Revoke key'}
           </Button>
-        </div>
+        </DialogFooter>
       </DialogContent>
     </Dialog>
   );

@@ -2,7 +2,7 @@ import type { BillingOverview } from '@conductor/shared/schemas/billing';
 import { useState } from 'react';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { formatLastDay } from '~/lib/format';
 import { useCancelSubscription, useResumeSubscription } from '../api/billing';
 
@@ -42,7 +42,7 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
             before then.
           </DialogDescription>
         </DialogHeader>
-        <div className="flex justify-end gap-2">
+        <DialogFooter>
           <Button variant="secondary" onClick={() => setOpen(false)}>
             Keep subscription
           </Button>
@@ -61,7 +61,7 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
           >
             {cancel.isPending ? 'Cancelling...' : 'Cancel subscription'}
           </Button>
-        </div>
+        </DialogFooter>
       </DialogContent>
     </Dialog>
   );

@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';
 import { formatCents, formatLastDay } from '~/lib/format';
 import { previewPlanChange, useChangePlan } from '../api/billing';
@@ -142,7 +142,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
               {preview.error.message}
             </p>
           )}
-          <div className="flex justify-end gap-2">
+          <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel
             </Button>
@@ -184,7 +184,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                 {preview.isPending ? 'Calculating...' : 'Review change'}
               </Button>
             )}
-          </div>
+          </DialogFooter>
         </div>
       </DialogContent>
     </Dialog>

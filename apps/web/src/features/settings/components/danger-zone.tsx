@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { Input } from '~/components/ui/input';
 import { Label } from '~/components/ui/label';
 import { fieldAria } from '~/components/ui/field';
@@ -120,7 +120,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) 
                   )}
                 </div>
               )}
-              <div className="flex justify-end gap-2">
+              <DialogFooter>
                 <Button variant="secondary" onClick={() => setOpen(false)}>
                   Cancel
                 </Button>
@@ -131,7 +131,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) 
                 >
                   {remove.isPending ? 'Deleting...' : 'Delete account'}
                 </Button>
-              </div>
+              </DialogFooter>
             </form>
           </DialogContent>
         </Dialog>

@@ -1,4 +1,5 @@
 import type { ComponentStatus } from '@conductor/shared/schemas/health';
+import { STATUS_HISTORY_DAYS } from '@conductor/shared';
 import { lazy } from 'react';
 import { Link } from 'react-router';
 import { Card } from '~/components/ui/card';
@@ -55,8 +56,13 @@ export function StatusCard() {
                 </span>
                 <span className="flex shrink-0 items-center gap-2 text-xs">
                   <span className={TEXT[service.status]}>{LABEL[service.status]}</span>
-                  <span className="w-14 text-right text-muted-foreground tabular-nums">
-                    {service.uptimePercent === null ? '—' : `${service.uptimePercent.toFixed(2)}%`}
+                  <span
+                    className="w-14 text-right text-muted-foreground tabular-nums"
+                    title={
+                      service.uptimePercent === null ? 'No health check recorded yet' : `Uptime over the last ${STATUS_HISTORY_DAYS} days`
+                    }
+                  >
+                    {service.uptimePercent === null ? 'No data' : `${service.uptimePercent.toFixed(2)}%`}
                   </span>
                 </span>
               </li>

@@ -79,7 +79,8 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
     latest.current.setValue('subject', LIVE_CHAT.subject);
     latest.current.setValue('category', LIVE_CHAT.category);
     container.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    latest.current.setFocus('description');
+    // Without scrolling again: the form's top (the note on the live chat) stays in view under the header.
+    latest.current.setFocus('description', { preventScroll: true });
   }, [liveChat, created]);
 
   useEffect(() => {

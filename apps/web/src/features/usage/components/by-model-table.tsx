@@ -18,7 +18,8 @@ function Trend({ percent }: { percent: number | null }) {
     <span className={`inline-flex items-center gap-1 ${up ? 'text-success' : 'text-danger'}`}>
       <Icon className="size-3.5" aria-hidden="true" />
       <span className="sr-only">{up ? 'up' : 'down'}</span>
-      {Math.abs(percent).toFixed(1)}%
+      {/* Against a previous period with next to no usage the ratio means little: capped. */}
+      {Math.abs(percent) >= 1_000 ? '>999%' : `${Math.abs(percent).toFixed(1)}%`}
     </span>
   );
 }
