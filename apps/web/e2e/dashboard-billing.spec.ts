@@ -21,6 +21,11 @@ test('billing: upgrade with proration shown first, invoice download, cancel and 
   expect(due).toBeGreaterThan(0);
   expect(due).toBeLessThanOrEqual(29);
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  // The confirmation is on screen inside the dialog, phone included (its footer stays in view).
+  const confirmBox = await dialog.getByRole('button', { name: 'Confirm change' }).boundingBox();
+  const dialogBox = await dialog.boundingBox();
+  expect(confirmBox !== null && dialogBox !== null && confirmBox.y + confirmBox.height <= dialogBox.y + dialogBox.height).toBe(true);
+  expect((confirmBox?.y ?? 0) + (confirmBox?.height ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.height ?? 0);
   await dialog.getByRole('button', { name: 'Confirm change' }).click();
   // Should the month move on a cent between preview and confirmation (every ~15 minutes of the
   // month), the server refuses the old amount and the dialog shows the new one: confirm that.

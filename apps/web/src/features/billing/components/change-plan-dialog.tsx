@@ -142,7 +142,8 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
               {preview.error.message}
             </p>
           )}
-          <DialogFooter>
+          {/* Kept in view at the dialog's foot while its content scrolls (a phone with the preview open). */}
+          <DialogFooter className="sticky bottom-0 -mx-6 border-t border-border bg-card px-6 pt-3 shadow-[0_1.5rem_0_0_var(--color-card)]">
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel
             </Button>
