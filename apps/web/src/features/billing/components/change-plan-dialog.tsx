@@ -7,13 +7,13 @@ import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';
-import { formatCents, formatLastDay } from '~/lib/format';
+import { formatCents, formatLastDay, formatNumber } from '~/lib/format';
 import { previewPlanChange, useChangePlan } from '../api/billing';
 
 function priceLabel(planId: PlanId, period: BillingPeriod): string {
   const plan = PLANS.find((candidate) => candidate.id === planId);
   if (!plan || plan.price.monthly === 0) return '$0';
-  return period === 'monthly' ? `$${plan.price.monthly}/month` : `$${plan.price.yearly}/year`;
+  return period === 'monthly' ? `$${formatNumber(plan.price.monthly)}/month` : `$${formatNumber(plan.price.yearly)}/year`;
 }
 
 function ProrationSummary({ preview }: { preview: ProrationPreview }) {
