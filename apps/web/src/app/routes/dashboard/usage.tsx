@@ -18,11 +18,12 @@ import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Usage', 'Tokens, requests, latency and cost over time.', '/dashboard/usage');
 
+// Worded as the overview's range picker words its own.
 const RANGES = [
-  ['24h', '24h'],
-  ['7d', '7d'],
-  ['30d', '30d'],
-  ['90d', '90d'],
+  ['24h', '24 hours'],
+  ['7d', '7 days'],
+  ['30d', '30 days'],
+  ['90d', '90 days'],
 ] as const satisfies readonly (readonly [UsageRange, string])[];
 
 const RANGE_TEXT: Record<UsageRange, string> = {
