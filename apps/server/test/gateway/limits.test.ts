@@ -119,16 +119,25 @@ describe('plan limits (in-memory store)', () => {
     return { settled: () => done, restore: () => (limiter.settle = settle) };
   }
 
-  const chatBody = (max_tokens: number, stream: boolean) => JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens, stream });
+  const postChat = (key: string, max_tokens: number, stream: boolean, signal?: AbortSignal) =>
+    fetch(`${gateway.origin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens, stream }),
+      ...(signal ? { signal } : {}),
+    });
+
+  /** A Free account with 9,000 of its 10,000 tokens used this month. */
+  const tightAccount = async () => {
+    const account = await createAccountWithKey(gateway.app, 'free');
+    await seedUsage(gateway.app, account.userId, 9_000, new Date(clock.now()));
+    return account;
+  };
 
   it('settles before answering a call that leaves too little of the quota for a like one, and after answering otherwise', async () => {
     const slow = slowSettlement(150);
     const call = async (key: string, max_tokens: number, stream: boolean) => {
-      const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: chatBody(max_tokens, stream),
-      });
+      const response = await postChat(key, max_tokens, stream);
       const text = await response.text(); // the whole answer, to its last byte
       expect(response.status, text).toBe(200);
       if (stream) expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
@@ -143,8 +152,7 @@ describe('plan limits (in-memory store)', () => {
       await expect.poll(() => slow.settled()).toBe(2);
 
       // 1,000 left, 607 held (7 prompt + 600 completion): a like call would not fit until this one settles.
-      const tight = await createAccountWithKey(gateway.app, 'free');
-      await seedUsage(gateway.app, tight.userId, 9_000, new Date(clock.now()));
+      const tight = await tightAccount();
       expect(await call(tight.key, 600, false)).toBe(3);
       expect(await call(tight.key, 600, true)).toBe(4);
       // Each reservation is settled once: the settlement before the answer is not repeated after it.
@@ -158,16 +166,10 @@ describe('plan limits (in-memory store)', () => {
   it('meters a client that leaves while its answer waits for the settlement as gone (499), JSON or stream', async () => {
     const slow = slowSettlement(600);
     try {
-      const tight = await createAccountWithKey(gateway.app, 'free');
-      await seedUsage(gateway.app, tight.userId, 9_000, new Date(clock.now()));
+      const tight = await tightAccount();
       for (const stream of [false, true]) {
         const leaving = new AbortController();
-        const sent = fetch(`${gateway.origin}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${tight.key}`, 'content-type': 'application/json' },
-          body: chatBody(600, stream),
-          signal: leaving.signal,
-        }).then((response) => response.text());
+        const sent = postChat(tight.key, 600, stream, leaving.signal).then((response) => response.text());
         await new Promise((resolve) => setTimeout(resolve, 200));
         leaving.abort();
         await expect(sent).rejects.toThrow();
@@ -189,14 +191,9 @@ describe('plan limits (in-memory store)', () => {
   it('answers after at most a second when the settlement is slower, and settles all the same', async () => {
     const slow = slowSettlement(2_500);
     try {
-      const tight = await createAccountWithKey(gateway.app, 'free');
-      await seedUsage(gateway.app, tight.userId, 9_000, new Date(clock.now()));
+      const tight = await tightAccount();
       const started = performance.now();
-      const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tight.key}`, 'content-type': 'application/json' },
-        body: chatBody(600, false),
-      });
+      const response = await postChat(tight.key, 600, false);
       expect(response.status).toBe(200);
       await response.text();
       expect(performance.now() - started).toBeLessThan(2_000);
