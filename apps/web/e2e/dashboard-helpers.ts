@@ -1,6 +1,8 @@
 import { DEMO_CREDENTIALS } from '@conductor/shared';
 import { expect, type Page } from '@playwright/test';
 
+export { horizontalOverflow } from './public-helpers';
+
 /**
  * Sessions for the dashboard specs: new accounts through the real register endpoint, the
  * seeded demo account through the real login endpoint (both share the page's cookies).
@@ -33,9 +35,4 @@ export function allowFailedStatuses(consoleErrors: string[], statuses: number[])
   const expected = new RegExp(`Failed to load resource: the server responded with a status of (${statuses.join('|')})\\b`);
   const kept = consoleErrors.filter((message) => !expected.test(message));
   consoleErrors.splice(0, consoleErrors.length, ...kept);
-}
-
-/** How far the page scrolls sideways (0 at 375 px means the layout fits). */
-export async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
