@@ -1,4 +1,5 @@
 import type { OpenAiErrorEnvelope, OpenAiErrorType } from '@conductor/shared/openai/chat';
+import { MODELS, type ModelInfo, type StructuredFormat } from '@conductor/shared';
 
 /**
  * An error answered to a `/v1` caller in the OpenAI envelope. Errors are values: the router
@@ -92,6 +93,18 @@ export const errors = {
         param: 'model',
       },
     ),
+  /** `response_format` asks for JSON output that no model the request may be served by can give. */
+  unsupportedResponseFormat: (format: StructuredFormat, models: readonly ModelInfo[]) => {
+    const named = models.map((model) => model.id).join(', ');
+    const serving = MODELS.filter((model) => model.responseFormats.includes(format)).map((model) => model.id);
+    return new GatewayError(
+      400,
+      'invalid_request_error',
+      'unsupported_parameter',
+      `response_format '${format}' is not supported by ${named || 'the requested model'}. Models that support it: ${serving.join(', ')}.`,
+      { param: 'response_format' },
+    );
+  },
   providerNotConfigured: (detail: string) =>
     new GatewayError(400, 'invalid_request_error', 'provider_not_configured', detail, { param: 'model' }),
   noHealthyTarget: (retryAfterSeconds: number) =>

@@ -110,7 +110,11 @@ describe('sandbox (test keys) through the official SDK', () => {
     expect(completion.object).toBe('chat.completion');
     expect(completion.choices[0]?.message.content).toContain('Hello there');
     const refused = await client.chat.completions
-      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], response_format: { type: 'json_object' } })
+      .create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Hi' }],
+        tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }],
+      })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('unsupported_parameter');

@@ -14,7 +14,18 @@ export interface ModelInfo {
   outputPerMillion: number;
   /** Models of one class are interchangeable for cost routing and fallback. */
   modelClass: 'frontier' | 'fast' | 'reasoning';
+  /**
+   * The structured `response_format`s the model serves besides plain text: `json_object` (JSON
+   * mode) and `json_schema` (output held to a caller's JSON Schema), per its provider's docs.
+   */
+  responseFormats: readonly StructuredFormat[];
 }
+
+/** A `response_format.type` that asks for JSON. */
+export type StructuredFormat = 'json_object' | 'json_schema';
+const JSON_BOTH: readonly StructuredFormat[] = ['json_object', 'json_schema'];
+const JSON_MODE_ONLY: readonly StructuredFormat[] = ['json_object'];
+const TEXT_ONLY: readonly StructuredFormat[] = [];
 
 export const MODELS: readonly ModelInfo[] = [
   {
@@ -25,6 +36,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 2.5,
     outputPerMillion: 10,
     modelClass: 'frontier',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'gpt-4o-mini',
@@ -34,6 +46,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.15,
     outputPerMillion: 0.6,
     modelClass: 'fast',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'gpt-4-turbo',
@@ -43,6 +56,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 10,
     outputPerMillion: 30,
     modelClass: 'frontier',
+    responseFormats: JSON_MODE_ONLY,
   },
   {
     id: 'gpt-3.5-turbo',
@@ -52,6 +66,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.5,
     outputPerMillion: 1.5,
     modelClass: 'fast',
+    responseFormats: JSON_MODE_ONLY,
   },
   {
     id: 'claude-3-5-sonnet',
@@ -61,6 +76,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 3,
     outputPerMillion: 15,
     modelClass: 'frontier',
+    responseFormats: TEXT_ONLY,
   },
   {
     id: 'claude-3-5-haiku',
@@ -70,6 +86,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.8,
     outputPerMillion: 4,
     modelClass: 'fast',
+    responseFormats: TEXT_ONLY,
   },
   {
     id: 'claude-3-opus',
@@ -79,6 +96,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 15,
     outputPerMillion: 75,
     modelClass: 'frontier',
+    responseFormats: TEXT_ONLY,
   },
   {
     id: 'gemini-1.5-pro',
@@ -88,6 +106,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 1.25,
     outputPerMillion: 5,
     modelClass: 'frontier',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'gemini-1.5-flash',
@@ -97,6 +116,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.075,
     outputPerMillion: 0.3,
     modelClass: 'fast',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'gemini-pro',
@@ -106,6 +126,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.5,
     outputPerMillion: 1.5,
     modelClass: 'fast',
+    responseFormats: TEXT_ONLY,
   },
   {
     id: 'azure-gpt-4o',
@@ -115,6 +136,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 2.5,
     outputPerMillion: 10,
     modelClass: 'frontier',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'azure-gpt-4o-mini',
@@ -124,6 +146,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.15,
     outputPerMillion: 0.6,
     modelClass: 'fast',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'mistral-large-latest',
@@ -133,6 +156,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 2,
     outputPerMillion: 6,
     modelClass: 'frontier',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'mistral-small-latest',
@@ -142,6 +166,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.2,
     outputPerMillion: 0.6,
     modelClass: 'fast',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'command-r-plus',
@@ -151,6 +176,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 2.5,
     outputPerMillion: 10,
     modelClass: 'frontier',
+    responseFormats: JSON_BOTH,
   },
   {
     id: 'command-r',
@@ -160,6 +186,7 @@ export const MODELS: readonly ModelInfo[] = [
     inputPerMillion: 0.15,
     outputPerMillion: 0.6,
     modelClass: 'fast',
+    responseFormats: JSON_BOTH,
   },
 ];
 

@@ -45,6 +45,36 @@ function nullable<T extends z.ZodType>(schema: T, fallback?: z.output<T>) {
   return schema.nullish().transform((value) => value ?? fallback);
 }
 
+/** OpenAI's rule for `response_format.json_schema.name`. */
+export const JSON_SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `response_format`: plain text (the default), JSON mode (`json_object`: the answer is one JSON
+ * value), or a structured output held to the caller's JSON Schema (`json_schema`).
+ * https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format
+ */
+export const ResponseFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      json_schema: z.object(
+        {
+          name: z.string().regex(JSON_SCHEMA_NAME, 'json_schema.name must be 1 to 64 letters, digits, underscores or dashes'),
+          description: z.string().max(4096).nullish(),
+          schema: z.record(z.string(), z.unknown()).nullish(),
+          strict: z.boolean().nullish(),
+        },
+        { error: "json_schema (an object with a name and a schema) is required when type is 'json_schema'" },
+      ),
+    }),
+  ],
+  { error: "response_format.type must be 'text', 'json_object' or 'json_schema'" },
+);
+export type ResponseFormat = z.infer<typeof ResponseFormat>;
+
 export const ChatCompletionRequest = z
   .object({
     model: z.string().min(1, 'model is required').max(128),
@@ -61,6 +91,7 @@ export const ChatCompletionRequest = z
     n: nullable(z.literal(1)),
     user: nullable(z.string().max(256)),
     seed: nullable(z.number().int()),
+    response_format: nullable(ResponseFormat),
     conductor: nullable(RoutingPolicy),
   })
   .loose();

@@ -10,6 +10,8 @@ export const ModelObject = z.object({
   context_length: z.number().int().positive(),
   model_class: z.enum(['frontier', 'fast', 'reasoning']),
   aliases: z.array(z.string()),
+  /** The `response_format` types the model serves (`text` always). */
+  response_formats: z.array(z.enum(['text', 'json_object', 'json_schema'])),
   pricing: z.object({
     currency: z.literal('USD'),
     input_per_million: z.number().nonnegative(),

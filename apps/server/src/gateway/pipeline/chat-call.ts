@@ -1,5 +1,5 @@
 import { costMicros, findModel, MESSAGES, type ModelInfo, PROVIDER_NAMES } from '@conductor/shared';
-import type { ChatCompletionRequest, Usage } from '@conductor/shared/openai/chat';
+import type { ChatCompletionRequest, RoutingPolicy, Usage } from '@conductor/shared/openai/chat';
 import { ROUTING_HEADER, SANDBOX_LATENCY_HEADER } from '@conductor/shared/openai/models';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayPrincipal } from '../auth/api-key-auth.ts';
@@ -9,6 +9,7 @@ import type { GatewayRuntime } from '../gateway-runtime.ts';
 import { type Admitted, QuotaRefusal } from '../limits/account-limiter.ts';
 import { type Reservation, settlesFirst } from '../limits/limit-store.ts';
 import { sseData } from '../providers/common/chunks.ts';
+import { structuredFormatOf } from '../providers/common/response-format.ts';
 import { sandboxAnswer, sandboxChunks, sandboxCompletion } from '../providers/sandbox/sandbox.ts';
 import { ClientClosedError, type ResolvedTarget, RouteLog, runWithFailover } from '../routing/failover.ts';
 import { resolvePolicy } from '../routing/policy.ts';
@@ -109,11 +110,12 @@ export class ChatCall {
     const route = new RouteLog(policy.strategy, source);
     this.#route = route;
     const promptEstimate = estimatePromptTokens(body.messages);
+    const serves = formatFilter(body, requested, policy);
 
     if (this.#principal.environment === 'test') {
-      const { targets } = planTargets({ policy, requested, source, available: () => true, healthy: () => true });
+      const { targets, unsupported } = planTargets({ policy, requested, source, serves, available: () => true, healthy: () => true });
       const target = targets[0];
-      if (!target) throw errors.unknownModel(body.model);
+      if (!target) throw unsupported.length > 0 ? unsupportedFormat(body, unsupported) : errors.unknownModel(body.model);
       const admission = this.#admit(body, promptEstimate, false);
       if (admission instanceof Promise) await admission;
       return this.#sandbox(body, target.model, route);
@@ -125,15 +127,18 @@ export class ChatCall {
       if (!keys.has(model.provider)) keys.set(model.provider, chooseKey(upstreams[model.provider], this.#principal));
       return keys.get(model.provider);
     };
-    const { targets, unavailable } = planTargets({
+    const { targets, unavailable, unsupported } = planTargets({
       policy,
       requested,
       source,
+      serves,
       available: (model) => keyFor(model) !== undefined,
       healthy: (model) => this.#runtime.isProviderHealthy(model.provider),
     });
     // Only targets the caller named are reported as skipped; derived candidates without a key are simply not used.
     if (policy.targets) for (const target of unavailable) route.add(target, 'no-key');
+    if (policy.targets) for (const target of unsupported) route.add(target, 'unsupported-format');
+    if (targets.length === 0 && unavailable.length === 0 && unsupported.length > 0) throw unsupportedFormat(body, unsupported);
     if (targets.length === 0) throw errors.providerNotConfigured(notConfiguredMessage(unavailable, this.#principal));
     const resolved = targets.map((target): ResolvedTarget => {
       const upstream = upstreams[target.model.provider];
@@ -389,6 +394,32 @@ export class ChatCall {
 interface AdmittedTargets {
   targets: ResolvedTarget[];
   cap: number | undefined;
+}
+
+/**
+ * For a request whose `response_format` asks for JSON: which models can serve it. The model a
+ * caller names itself (`single`, or first in a derived `fallback`) is not swapped for one that
+ * can: the request is refused instead. Undefined for plain text (every model serves it).
+ */
+function formatFilter(
+  body: ChatCompletionRequest,
+  requested: ModelInfo | undefined,
+  policy: RoutingPolicy,
+): ((model: ModelInfo) => boolean) | undefined {
+  const format = structuredFormatOf(body);
+  if (!format) return undefined;
+  const serves = (model: ModelInfo) => model.responseFormats.includes(format);
+  const named = !policy.targets && (policy.strategy === 'single' || policy.strategy === 'fallback');
+  if (named && requested && !serves(requested)) throw errors.unsupportedResponseFormat(format, [requested]);
+  return serves;
+}
+
+function unsupportedFormat(body: ChatCompletionRequest, unsupported: WeightedModel[]): GatewayError {
+  const format = structuredFormatOf(body) ?? 'json_object';
+  return errors.unsupportedResponseFormat(
+    format,
+    unsupported.map((target) => target.model),
+  );
 }
 
 /** When an upstream reports no usage: the 4-characters-per-token estimate. */

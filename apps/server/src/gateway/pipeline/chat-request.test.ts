@@ -37,7 +37,17 @@ describe('parseChatRequest', () => {
     const request = parseChatRequest({ ...usual, ...nulls });
     expect(request.temperature).toBe(1);
     expect(request.stream).toBe(false);
-    for (const name of ['top_p', 'max_tokens', 'max_completion_tokens', 'stream_options', 'stop', 'n', 'seed', 'conductor'] as const) {
+    for (const name of [
+      'top_p',
+      'max_tokens',
+      'max_completion_tokens',
+      'stream_options',
+      'stop',
+      'n',
+      'seed',
+      'response_format',
+      'conductor',
+    ] as const) {
       expect(request[name]).toBeUndefined();
     }
     // The known members come out absent; members outside the schema stay as sent (adapters copy only what they map).
@@ -46,7 +56,6 @@ describe('parseChatRequest', () => {
       temperature: 1,
       stream: false,
       tools: null,
-      response_format: null,
       logprobs: null,
     });
   });
@@ -64,8 +73,6 @@ describe('parseChatRequest', () => {
     ['parallel_tool_calls', false],
     ['audio', { voice: 'alloy', format: 'mp3' }],
     ['modalities', ['text', 'audio']],
-    ['response_format', { type: 'json_object' }],
-    ['response_format', { type: 'json_schema', json_schema: { name: 'x', schema: {} } }],
     ['logprobs', true],
     ['top_logprobs', 2],
     ['logit_bias', { '50256': -100 }],
@@ -86,5 +93,39 @@ describe('parseChatRequest', () => {
     ['logit_bias', {}],
   ])('accepts %s with the value that asks for the default (%j)', (name, value) => {
     expect(parseChatRequest({ ...usual, [name]: value })).toMatchObject(usual);
+  });
+
+  it.each([
+    { type: 'json_object' },
+    {
+      type: 'json_schema',
+      json_schema: { name: 'person', schema: { type: 'object', properties: { name: { type: 'string' } } }, strict: true },
+    },
+    { type: 'json_schema', json_schema: { name: 'any-json_1' } },
+  ])('accepts response_format %j', (format) => {
+    expect(parseChatRequest({ ...usual, response_format: format }).response_format).toEqual(format);
+  });
+
+  it.each([
+    [{ type: 'xml' }, 'response_format.type', "response_format.type must be 'text', 'json_object' or 'json_schema'"],
+    ['json', 'response_format', "response_format.type must be 'text', 'json_object' or 'json_schema'"],
+    [
+      { type: 'json_schema' },
+      'response_format.json_schema',
+      "json_schema (an object with a name and a schema) is required when type is 'json_schema'",
+    ],
+    [
+      { type: 'json_schema', json_schema: { name: 'has space', schema: {} } },
+      'response_format.json_schema.name',
+      'json_schema.name must be 1 to 64 letters, digits, underscores or dashes',
+    ],
+    [{ type: 'json_schema', json_schema: { name: 'x', schema: [] } }, 'response_format.json_schema.schema', undefined],
+    [{ type: 'json_schema', json_schema: { name: 'x', strict: 'yes' } }, 'response_format.json_schema.strict', undefined],
+  ])('refuses response_format %j with 400 naming %s', (format, param, message) => {
+    const error = refusal({ ...usual, response_format: format });
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('invalid_request');
+    expect(error.param).toBe(param);
+    if (message) expect(error.message).toContain(message);
   });
 });

@@ -9,8 +9,8 @@ const sent = (value: unknown) => value !== undefined && value !== null;
 /**
  * Members of the OpenAI API this tool-free, text-only gateway does not serve, each with the test
  * of a value that asks for them: refused rather than silently dropped. `null` and the values that
- * ask for the default behaviour (`logprobs: false`, `response_format: {type: "text"}`,
- * `modalities: ["text"]`, an empty `logit_bias`) pass.
+ * ask for the default behaviour (`logprobs: false`, `modalities: ["text"]`, an empty
+ * `logit_bias`) pass. (`response_format` is served: the shared schema validates it.)
  */
 const UNSUPPORTED: Readonly<Record<string, (value: unknown) => boolean>> = {
   tools: sent,
@@ -20,7 +20,6 @@ const UNSUPPORTED: Readonly<Record<string, (value: unknown) => boolean>> = {
   parallel_tool_calls: sent,
   audio: sent,
   modalities: (value) => sent(value) && !(Array.isArray(value) && value.length === 1 && value[0] === 'text'),
-  response_format: (value) => sent(value) && !(isRecord(value) && value.type === 'text' && Object.keys(value).length === 1),
   logprobs: (value) => sent(value) && value !== false,
   top_logprobs: sent,
   logit_bias: (value) => sent(value) && !(isRecord(value) && Object.keys(value).length === 0),

@@ -62,6 +62,8 @@ export interface UpstreamError {
   retryAfterMs?: number;
   /** The envelope's `code` when the type's usual one does not say enough. */
   code?: string;
+  /** The envelope's `param`: the request member at fault, when one is. */
+  param?: string;
 }
 
 export interface ProviderAdapter {

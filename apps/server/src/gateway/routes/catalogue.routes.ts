@@ -21,6 +21,7 @@ function modelObject(model: ModelInfo): ModelObject {
     aliases: Object.entries(MODEL_ALIASES)
       .filter(([, target]) => target === model.id)
       .map(([alias]) => alias),
+    response_formats: ['text', ...model.responseFormats],
     pricing: { currency: 'USD', input_per_million: model.inputPerMillion, output_per_million: model.outputPerMillion },
   };
 }

@@ -91,6 +91,7 @@ export function toGatewayError(upstream: UpstreamError): GatewayError {
     upstream.message,
     {
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...(upstream.param !== undefined ? { param: upstream.param } : {}),
     },
   );
 }

@@ -15,6 +15,8 @@ export interface PlanInput {
   available(model: ModelInfo): boolean;
   /** Whether this model's upstream circuit is not open. */
   healthy(model: ModelInfo): boolean;
+  /** Whether this model can serve the request at all (its `response_format`); every model when absent. */
+  serves?(model: ModelInfo): boolean;
   /** Where the policy came from, to name a bad target there. */
   source?: PolicySource;
   random?: () => number;
@@ -93,11 +95,15 @@ function weightedOrder(targets: WeightedModel[], random: () => number): Weighted
 /**
  * The ordered targets for one request. `fallback`/`single` keep the listed order, `loadbalance`
  * draws by weight, `cost` ranks cheapest first. Targets without a key are dropped; targets
- * whose circuit is open move to the end (still tried if everything else fails).
+ * whose circuit is open move to the end (still tried if everything else fails). Candidates that
+ * cannot serve the request (`serves`) are set apart first, as `unsupported`.
  */
-export function planTargets(input: PlanInput): { targets: WeightedModel[]; unavailable: WeightedModel[] } {
+export function planTargets(input: PlanInput): { targets: WeightedModel[]; unavailable: WeightedModel[]; unsupported: WeightedModel[] } {
   const random = input.random ?? Math.random;
-  const all = candidates(input.policy, input.requested, input.source);
+  const { serves } = input;
+  let all = candidates(input.policy, input.requested, input.source);
+  const unsupported = serves ? all.filter((target) => !serves(target.model)) : [];
+  if (unsupported.length > 0) all = all.filter((target) => !unsupported.includes(target));
   const unavailable = all.filter((target) => !input.available(target.model));
   let usable = all.filter((target) => input.available(target.model));
   if (input.policy.strategy === 'single') usable = usable.slice(0, 1);
@@ -105,5 +111,5 @@ export function planTargets(input: PlanInput): { targets: WeightedModel[]; unava
   else if (input.policy.strategy === 'cost') usable = [...usable].sort(byPrice);
   const healthy = usable.filter((target) => input.healthy(target.model));
   const unhealthy = usable.filter((target) => !input.healthy(target.model));
-  return { targets: [...healthy, ...unhealthy].slice(0, MAX_TARGETS), unavailable };
+  return { targets: [...healthy, ...unhealthy].slice(0, MAX_TARGETS), unavailable, unsupported };
 }

@@ -21,7 +21,7 @@ const shape = ChatCompletionRequest.shape;
 const DescribedChatRequest = ChatCompletionRequest.extend({
   model: shape.model.describe('A model id or alias from GET /v1/models, e.g. `gpt-4o-mini` or `claude-3-5-sonnet`.'),
   messages: shape.messages.describe(
-    'The conversation, oldest first: `{ role, content }` with role `system`, `developer`, `user` or `assistant`.',
+    'The conversation, oldest first: `{ role, content }` with role `system`, `developer`, `user` or `assistant` (a `tool` message is sent as `user` text: tools are not served).',
   ),
   temperature: shape.temperature.describe('Sampling temperature from 0 (focused) to 2 (varied).'),
   top_p: shape.top_p.describe('Nucleus sampling; change this or `temperature`, not both.'),
@@ -33,8 +33,11 @@ const DescribedChatRequest = ChatCompletionRequest.extend({
   presence_penalty: shape.presence_penalty.describe('From -2 to 2, for providers that support it.'),
   frequency_penalty: shape.frequency_penalty.describe('From -2 to 2, for providers that support it.'),
   n: shape.n.describe('Only 1 is supported.'),
-  user: shape.user.describe('An opaque id of your end user, forwarded to the provider.'),
+  user: shape.user.describe('An opaque id of your end user, forwarded to the providers that take it (OpenAI, Azure OpenAI, Anthropic).'),
   seed: shape.seed.describe('Best-effort determinism, for providers that support it.'),
+  response_format: shape.response_format.describe(
+    'JSON output: `{ type: "json_object" }` (JSON mode) or `{ type: "json_schema", json_schema: { name, schema, strict? } }` (held to your JSON Schema), for the models that have it (see the Completions docs); `{ type: "text" }` is the default.',
+  ),
   conductor: shape.conductor.describe(
     'Routing policy: `{ strategy: "single" | "fallback" | "loadbalance" | "cost", targets?: [{ provider, model, weight? }] }`. The `x-conductor-routing` header takes precedence.',
   ),

@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@conductor/shared';
 import type { ChatCompletionRequest, ChatMessage } from '@conductor/shared/openai/chat';
 import { compact, isInstruction, maxTokensOf, stopList } from '../common/messages.ts';
+import { jsonSchemaOf, structuredFormatOf } from '../common/response-format.ts';
 import type { ProviderCredentials, UpstreamRequest } from '../types.ts';
 
 /**
@@ -11,6 +12,16 @@ import type { ProviderCredentials, UpstreamRequest } from '../types.ts';
 function mapMessage(message: ChatMessage): { role: 'system' | 'user' | 'assistant'; content: ChatMessage['content'] & {} } {
   const role = isInstruction(message) ? 'system' : message.role === 'assistant' ? 'assistant' : 'user';
   return { role, content: message.content ?? '' };
+}
+
+/**
+ * Cohere's JSON mode is `{type: "json_object"}`, with the caller's JSON Schema, when there is
+ * one, as its `json_schema` (Cohere has no separate schema type). https://docs.cohere.com/docs/structured-outputs
+ */
+function responseFormat(request: ChatCompletionRequest): Record<string, unknown> | undefined {
+  if (!structuredFormatOf(request)) return undefined;
+  const schema = jsonSchemaOf(request);
+  return schema && Object.keys(schema).length > 0 ? { type: 'json_object', json_schema: schema } : { type: 'json_object' };
 }
 
 /** `POST {base}/v2/chat` with `Authorization: Bearer`. https://docs.cohere.com/reference/chat */
@@ -25,6 +36,7 @@ export function buildCohereRequest(request: ChatCompletionRequest, model: ModelI
     frequency_penalty: request.frequency_penalty,
     presence_penalty: request.presence_penalty,
     seed: request.seed,
+    response_format: responseFormat(request),
     stream: request.stream,
   });
   return {

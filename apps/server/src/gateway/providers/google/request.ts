@@ -1,7 +1,9 @@
 import type { ModelInfo } from '@conductor/shared';
 import type { ChatCompletionRequest } from '@conductor/shared/openai/chat';
 import { compact, isInstruction, maxTokensOf, stopList, textParts } from '../common/messages.ts';
+import { jsonSchemaOf, structuredFormatOf } from '../common/response-format.ts';
 import type { ProviderCredentials, UpstreamRequest } from '../types.ts';
+import { geminiSchema } from './schema.ts';
 
 type Part = { text: string };
 type Content = { role: 'user' | 'model'; parts: Part[] };
@@ -31,6 +33,18 @@ export function mapGeminiContents(messages: ChatCompletionRequest['messages']): 
 }
 
 /**
+ * JSON mode is `responseMimeType: application/json`; a JSON Schema also becomes `responseSchema`
+ * (an empty schema asks for any JSON, as JSON mode does).
+ * https://ai.google.dev/gemini-api/docs/structured-output
+ */
+function responseFormat(request: ChatCompletionRequest): Record<string, unknown> {
+  if (!structuredFormatOf(request)) return {};
+  const schema = jsonSchemaOf(request);
+  if (!schema || Object.keys(schema).length === 0) return { responseMimeType: 'application/json' };
+  return { responseMimeType: 'application/json', responseSchema: geminiSchema(schema) };
+}
+
+/**
  * `POST {base}/v1beta/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for
  * Server-Sent Events, with the `x-goog-api-key` header (never the `key=` query parameter, so the
  * key stays out of URLs and logs). https://ai.google.dev/api/generate-content
@@ -46,6 +60,7 @@ export function buildGeminiRequest(request: ChatCompletionRequest, model: ModelI
     presencePenalty: request.presence_penalty,
     frequencyPenalty: request.frequency_penalty,
     seed: request.seed,
+    ...responseFormat(request),
   });
   const body = compact({ contents, systemInstruction: system.length > 0 ? { parts: system } : undefined, generationConfig });
   const method = request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';

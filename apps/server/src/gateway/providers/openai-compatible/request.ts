@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@conductor/shared';
 import type { ChatCompletionRequest, ChatMessage } from '@conductor/shared/openai/chat';
 import { compact, isInstruction, maxTokensOf } from '../common/messages.ts';
+import { openAiResponseFormat } from '../common/response-format.ts';
 
 export interface OpenAiBodyOptions {
   /** OpenAI accepts `developer`; Azure's older API versions and Mistral know only `system`. */
@@ -45,6 +46,7 @@ export function buildOpenAiBody(request: ChatCompletionRequest, model: ModelInfo
     frequency_penalty: request.frequency_penalty,
     [options.seedField]: request.seed,
     user: options.userField ? request.user : undefined,
+    response_format: openAiResponseFormat(request),
     stream: request.stream,
     stream_options: request.stream && options.streamUsageOption ? { include_usage: true } : undefined,
   });

@@ -1,6 +1,8 @@
 import { type ModelInfo, PROVIDER_NAMES } from '@conductor/shared';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, FinishReason, Usage } from '@conductor/shared/openai/chat';
 import { countPromptTokens, loadTokenizer, messageText } from '../../tokens/token-count.ts';
+import { jsonSchemaOf, structuredFormatOf } from '../common/response-format.ts';
+import { jsonExample } from './json-example.ts';
 
 /**
  * The sandbox behind `cc_test_sk_` keys: a deterministic, model-shaped answer that names the
@@ -21,8 +23,20 @@ function excerpt(text: string): string {
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}…` : flat;
 }
 
-/** The full reply text for a request to `model`. */
+/**
+ * The full reply text for a request to `model`: the sentence below, or for a `response_format`
+ * asking for JSON, that sentence in a JSON object (`{"model", "reply"}`) or in a value of the
+ * caller's JSON Schema (json-example.ts).
+ */
 export function sandboxReplyText(request: ChatCompletionRequest, model: ModelInfo): string {
+  const sentence = sandboxSentence(request, model);
+  if (!structuredFormatOf(request)) return sentence;
+  const schema = jsonSchemaOf(request);
+  if (!schema || Object.keys(schema).length === 0) return JSON.stringify({ model: model.id, reply: sentence });
+  return JSON.stringify(jsonExample(schema, sentence));
+}
+
+function sandboxSentence(request: ChatCompletionRequest, model: ModelInfo): string {
   const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
   const said = lastUser ? excerpt(messageText(lastUser)) : '';
   const heard =
