@@ -37,6 +37,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ NODE_ENV: 'production' })).toThrowError(/SESSION_SECRET.*required/s);
   });
 
+  it('seeds the public demo account by default, except in production unless asked', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(parseEnv({}).DEMO_ACCOUNT).toBe('on');
+    expect(parseEnv({ NODE_ENV: 'production', ...secrets }).DEMO_ACCOUNT).toBe('off');
+    expect(parseEnv({ NODE_ENV: 'production', ...secrets, DEMO_ACCOUNT: 'on' }).DEMO_ACCOUNT).toBe('on');
+  });
+
   it('refuses local upstreams outside tests', () => {
     expect(() => parseEnv({ UPSTREAM_ALLOW_LOCAL: 'true' })).toThrowError(/UPSTREAM_ALLOW_LOCAL/);
     expect(parseEnv({ UPSTREAM_ALLOW_LOCAL: 'true', NODE_ENV: 'test' }).UPSTREAM_ALLOW_LOCAL).toBe(true);

@@ -68,6 +68,7 @@ export const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: TrustProxy,
+  /** The public demo account (its credentials are shown on the sign-in page): on by default, except under NODE_ENV=production. */
   DEMO_ACCOUNT: z.enum(['on', 'off']).default('on'),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   ENCRYPTION_KEY: optionalString.pipe(
@@ -157,6 +158,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(['UPSTREAM_ALLOW_LOCAL: only allowed when NODE_ENV=test']);
   }
   if (result.data.NODE_ENV === 'production') {
+    // Anyone may sign in to the demo account: a production server seeds it only when asked to.
+    if (source.DEMO_ACCOUNT === undefined) result.data.DEMO_ACCOUNT = 'off';
     const missing = (['SESSION_SECRET', 'ENCRYPTION_KEY'] as const).filter((name) => !result.data[name]);
     if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required when NODE_ENV=production`));
   }

@@ -147,7 +147,8 @@ export function mailDomain(from: string): string {
 
 /**
  * SMTP when SMTP_URL is set; otherwise the development outbox: stored in the database and
- * printed to the log so a developer (and the tests) can read it.
+ * printed to the log so a developer (and the tests) can read it, except under
+ * NODE_ENV=production, where only its envelope is kept and logged.
  */
 export function createMailer(
   context: Pick<AppContext, 'env' | 'database' | 'clock' | 'secrets'> & { metrics?: AppContext['metrics'] },
@@ -157,6 +158,11 @@ export function createMailer(
 ): Mailer {
   const attemptDeadlineMs = Math.min(options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_MS, ATTEMPT_DEADLINE_MS);
   const transport = context.env.SMTP_URL ? nodemailer.createTransport(smtpUrlWithTimeouts(context.env.SMTP_URL)) : null;
+  // In production without SMTP a body (which may hold a one-time sign-in or reset link) is neither
+  // logged nor stored: whoever reads the logs or the database must not be able to use it.
+  const keepBodies = !transport && context.env.NODE_ENV !== 'production';
+  if (!transport && !keepBodies)
+    log.warn({}, 'SMTP_URL is not set: e-mail (password reset links, notices) is not delivered, and its bodies are not kept');
   const pending = new Set<Promise<void>>();
   const { db } = context.database;
   const key = context.secrets.encryptionKey;
@@ -175,7 +181,11 @@ export function createMailer(
       .values({
         to: message.to,
         subject: message.subject,
-        text: transport ? '[delivered by SMTP; body not stored]' : message.text,
+        text: transport
+          ? '[delivered by SMTP; body not stored]'
+          : keepBodies
+            ? message.text
+            : '[not delivered: SMTP_URL is not set; body not stored]',
         kind: message.kind,
         createdAt: new Date(now),
         ...(transport && {
@@ -191,12 +201,14 @@ export function createMailer(
         createdAt: outboxEmails.createdAt,
         deliverUntil: outboxEmails.deliverUntil,
       });
-    if (!transport)
+    if (keepBodies)
       // Development outbox: the message body may hold a one-time link, which is the point here.
       log.info(
         { outbox: { to: message.to, subject: message.subject, kind: message.kind, text: message.text } },
         'development outbox e-mail',
       );
+    else if (!transport)
+      log.warn({ outbox: { to: message.to, subject: message.subject, kind: message.kind } }, 'e-mail not delivered: SMTP_URL is not set');
     return row;
   }
 

@@ -71,4 +71,18 @@ describe('GET /metrics', () => {
     });
     expect(withToken.statusCode).toBe(200);
   });
+
+  it('does not count a request relayed by a reverse proxy on the same host as local', async () => {
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+      const relayed = await harness.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers });
+      expect(relayed.statusCode).toBe(403);
+      const withToken = await harness.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '127.0.0.1',
+        headers: { ...headers, authorization: 'Bearer metrics-token-for-tests' },
+      });
+      expect(withToken.statusCode).toBe(200);
+    }
+  });
 });

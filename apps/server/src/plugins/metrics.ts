@@ -27,5 +27,8 @@ function allowed(request: FastifyRequest, token: string | undefined): boolean {
     const expected = Buffer.from(token);
     if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
   }
-  return LOOPBACK.has(request.socket.remoteAddress ?? '');
+  // Loopback means a local scraper, not a reverse proxy on the same host relaying anyone: a
+  // forwarded request (a trusted proxy's client address, or any forwarding header) is not local.
+  const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '') && LOOPBACK.has(request.ip);
 }

@@ -146,6 +146,17 @@ describe('failover through the official SDK', () => {
     expect(fake(fakes, 'openai').requests).toHaveLength(2);
   });
 
+  it('a provider account out of credit (insufficient_quota) is not retried by the SDK', async () => {
+    fake(fakes, 'openai').setBehaviour({ kind: 'fixture', name: 'insufficient-quota.json' });
+    const refused = await sdk(gateway.origin, (await createAccountWithKey(gateway.app, 'enterprise')).key, { maxRetries: 2 })
+      .chat.completions.create({ model: 'gpt-4o-mini', messages })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((refused as APIError).code).toBe('upstream_quota_exceeded');
+    expect((refused as APIError).headers?.get('x-should-retry')).toBe('false');
+    expect(fake(fakes, 'openai').requests).toHaveLength(1);
+  });
+
   it('does not fail over when a provider refuses the account’s own key: the 401 names the provider key', async () => {
     const { userId, key } = await createAccountWithKey(gateway.app, 'enterprise');
     await upsertProviderKey(

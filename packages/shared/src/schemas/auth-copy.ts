@@ -13,6 +13,8 @@ export const AUTH_COPY = {
   ssoNotConfigured: (name: string) => `${name} sign-in is not configured on this server.`,
   ssoEmailInUse: 'An account with this email already exists. Sign in with your email and password instead.',
   ssoNoEmail: 'Your provider did not share an email address, so we could not create your account.',
+  ssoEmailUnverified:
+    'Your provider did not confirm that this email address is yours, so we could not create your account. Sign up with your email and a password instead.',
   ssoSessionLost: 'Your sign-in attempt expired or was started in another browser. Please try again.',
   ssoVerificationFailed: 'We could not verify your sign-in with the provider. Please try again.',
   ssoInsecureContext: 'Single sign-on needs a secure (https) connection.',

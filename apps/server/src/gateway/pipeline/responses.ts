@@ -29,13 +29,13 @@ export function servedHeaders(served: ServedBy, overhead: string): Record<string
   return headers;
 }
 
-const NOT_RETRIED: ReadonlySet<string> = new Set(['quota_exceeded', 'upstream_hosted_key_rejected']);
+const NOT_RETRIED: ReadonlySet<string> = new Set(['quota_exceeded', 'upstream_hosted_key_rejected', 'upstream_quota_exceeded']);
 
 /** The OpenAI error envelope with its status, Retry-After and the routing headers. */
 export function sendGatewayError(reply: FastifyReply, error: GatewayError, headers: Record<string, string>): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  // The official SDKs retry 429s and 5xx by default; neither a spent monthly quota nor a
-  // provider key the server's operator must replace comes back in seconds.
+  // The official SDKs retry 429s and 5xx by default; neither a spent monthly quota, a provider
+  // account out of credit, nor a provider key the server's operator must replace comes back in seconds.
   if (NOT_RETRIED.has(error.code)) reply.header('x-should-retry', 'false');
   return reply.code(error.status).headers(headers).send(error.toEnvelope());
 }

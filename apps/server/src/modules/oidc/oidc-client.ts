@@ -101,7 +101,9 @@ export function createOidcClient(options: OidcClientOptions): SsoProvider {
 
 function identityFrom(claims: JWTPayload): ExternalIdentity {
   const subject = String(claims.sub);
-  const emailVerified = claims.email_verified === true || claims.email_verified === 'true';
+  // Microsoft Entra sends no `email_verified`; its optional `xms_edov` claim says the address's domain is verified for the tenant.
+  const emailVerified =
+    claims.email_verified === true || claims.email_verified === 'true' || claims.xms_edov === true || claims.xms_edov === 'true';
   const kept: Record<string, unknown> = { sub: subject, email_verified: emailVerified };
   for (const name of EXTRA_CLAIMS) if (claims[name] !== undefined) kept[name] = claims[name];
   const email =

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { sessions, userIdentities } from '../../db/schema/index.ts';
+import { sessions, userIdentities, users } from '../../db/schema/index.ts';
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import { FakeIssuer, type IdTokenMode } from './test-support/fake-issuer.ts';
 import { Browser, browserSecrets, ORIGIN, s256 } from './test-support/sso-flow.ts';
 
@@ -87,6 +88,36 @@ describe('Google, Microsoft and GitHub against local fake issuers', () => {
     expect(user).toMatchObject({ oidcProvider: 'microsoft', oidcClaims: { sub: microsoft.subject, tid: TENANT } });
     const [identity] = await harness.app.context.database.db.select().from(userIdentities).where(eq(userIdentities.userId, user.id));
     expect(identity?.issuer).toBe(`${microsoft.url}/${TENANT}/v2.0`);
+  });
+
+  it('Microsoft: an address the tenant did not verify creates no account; xms_edov counts as verified', async () => {
+    const previous = microsoft.subject;
+    microsoft.subject = `unverified-${previous}`;
+    microsoft.options.claims = { email_verified: false };
+    try {
+      const browser = new Browser(harness.app);
+      const { code, secrets } = await authorize(browser, 'microsoft');
+      const response = await browser.callback('microsoft', code, secrets);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toBe(AUTH_COPY.ssoEmailUnverified);
+      expect(await browser.signedIn()).toBe(false);
+      const rows = await harness.app.context.database.db
+        .select()
+        .from(users)
+        .where(eq(users.email, `${microsoft.subject}@example.test`));
+      expect(rows).toHaveLength(0);
+
+      // Entra's optional claim: the address's domain is verified for the tenant.
+      microsoft.options.claims = { email_verified: undefined, xms_edov: true };
+      const again = new Browser(harness.app);
+      const second = await authorize(again, 'microsoft');
+      const created = await again.callback('microsoft', second.code, second.secrets);
+      expect(created.statusCode).toBe(200);
+      expect(created.json().user).toMatchObject({ email: `${microsoft.subject}@example.test`, verified: true });
+    } finally {
+      microsoft.subject = previous;
+      microsoft.options.claims = undefined;
+    }
   });
 
   it('GitHub (OAuth 2 + user API): primary verified e-mail, login and avatar_url', async () => {

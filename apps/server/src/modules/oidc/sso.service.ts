@@ -74,6 +74,11 @@ async function signInIdentity(db: Database, provider: string, identity: External
     return { user: user ?? existing, isNewUser: false };
   }
   if (!identity.email) throw new AppError('bad_request', AUTH_COPY.ssoNoEmail);
+  // An account is created only for an address the provider vouches for: a directory that lets its
+  // users set any address (a Microsoft tenant's unverified `email`, a bare `preferred_username`)
+  // would otherwise let one claim someone else's, and keep signing in to it after its owner resets
+  // the password.
+  if (!identity.emailVerified) throw new AppError('bad_request', AUTH_COPY.ssoEmailUnverified);
   if (await findUserByEmail(db, identity.email)) throw new AppError('conflict', AUTH_COPY.ssoEmailInUse);
   const user = await insertUserWithIdentity(
     db,
