@@ -44,21 +44,27 @@ function duplicateEmail(): AppError {
 /**
  * Checks an e-mail and password. Unknown accounts and accounts without a password (single
  * sign-on only) cost the same argon2 verification, so timing does not tell them apart.
+ * The throttle's failure points are reserved before the check and kept when it fails.
  */
 export async function authenticate(
   db: Database,
   throttle: LoginThrottle,
   input: { email: string; password: string; ip: string },
 ): Promise<UserRow> {
-  await throttle.assertAllowed(input.email, input.ip);
-  const user = await findUserByEmail(db, input.email);
-  const valid = user?.passwordHash
-    ? await verifyPassword(user.passwordHash, input.password)
-    : await verifyPassword(await dummyPasswordHash(), input.password).then(() => false);
-  if (!user || !valid) {
-    await throttle.recordFailure(input.email, input.ip);
-    throw new AppError('unauthorized', MESSAGES.login.failure);
+  const reservation = await throttle.reserve(input.email, input.ip);
+  let user: UserRow | undefined;
+  let valid: boolean;
+  try {
+    user = await findUserByEmail(db, input.email);
+    valid = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, input.password)
+      : await verifyPassword(await dummyPasswordHash(), input.password).then(() => false);
+  } catch (error) {
+    // No answer about the password (e.g. the database is down): not a failure to count.
+    await reservation.release();
+    throw error;
   }
-  await throttle.recordSuccess(input.email, input.ip);
+  if (!user || !valid) throw new AppError('unauthorized', MESSAGES.login.failure);
+  await reservation.succeeded();
   return user;
 }
