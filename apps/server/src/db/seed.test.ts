@@ -2,11 +2,13 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@conductor/shared';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { verifyPassword } from '../lib/password.ts';
+import { hashPassword, verifyPassword } from '../lib/password.ts';
+import { createApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { settableClock } from '../modules/portal/portal-testing.ts';
+import { upsertProviderKey } from '../modules/provider-keys/provider-keys.repository.ts';
 import { findUserByEmail } from '../modules/users/users.repository.ts';
 import { syncDemoAccount } from './seed.ts';
-import { apiKeys, invoices, subscriptions, usageDaily, usageEvents, users } from './schema/index.ts';
+import { apiKeys, invoices, passwordResets, providerKeys, subscriptions, usageDaily, usageEvents, users } from './schema/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const clock = settableClock('2026-03-15T12:00:00.000Z');
@@ -82,6 +84,38 @@ describe('demo account seed', () => {
       .where(eq(usageEvents.userId, demo!.id));
     expect(after!.value).toBeGreaterThan(before[0]!.value);
     expect(Number(after!.distinct)).toBe(after!.value);
+  });
+
+  it('puts back the published e-mail, name and password on the next start, and drops what visitors must not leave', async () => {
+    const demo = (await findUserByEmail(db(), DEMO_CREDENTIALS.email))!;
+    const context = harness.app.context;
+    // As a visitor could before the guardrails (or an operator by hand): everything the demo refuses now.
+    await db()
+      .update(users)
+      .set({ email: 'taken-over@example.com', name: 'Defaced', passwordHash: await hashPassword('Hijacked-Passw0rd-1') })
+      .where(eq(users.id, demo.id));
+    await upsertProviderKey(db(), context.secrets.encryptionKey, demo.id, 'openai', 'sk-visitorsOwnKey0001', clock.now());
+    const live = await createApiKey(db(), demo.id, { name: 'Visitor live', environment: 'live', permissions: ['api'] }, clock.now());
+    const test = await createApiKey(db(), demo.id, { name: 'Visitor test', environment: 'test', permissions: ['api'] }, clock.now());
+    await db()
+      .insert(passwordResets)
+      .values({ tokenHash: 'visitor-reset', userId: demo.id, expiresAt: new Date(clock.now() + DAY_MS), createdAt: new Date(clock.now()) });
+
+    await syncDemoAccount(context, harness.app.log);
+
+    const restored = await findUserByEmail(db(), DEMO_CREDENTIALS.email);
+    expect(restored).toMatchObject({ id: demo.id, name: DEMO_CREDENTIALS.name, verified: true, isDemo: true });
+    expect(await verifyPassword(restored!.passwordHash!, DEMO_CREDENTIALS.password)).toBe(true);
+    expect(await db().select().from(users).where(eq(users.isDemo, true))).toHaveLength(1);
+    expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, demo.id))).toEqual([]);
+    const [reset] = await db().select().from(passwordResets).where(eq(passwordResets.tokenHash, 'visitor-reset'));
+    expect(reset?.usedAt).not.toBeNull();
+    const keys = await db().select().from(apiKeys).where(eq(apiKeys.userId, demo.id));
+    const byId = new Map(keys.map((key) => [key.id, key]));
+    expect(byId.get(live.apiKey.id)?.revokedAt).not.toBeNull();
+    expect(byId.get(test.apiKey.id)?.revokedAt).toBeNull();
+    // The seeded live key (its secret never shown) stays.
+    expect(keys.filter((key) => key.environment === 'live' && key.revokedAt === null).map((key) => key.name)).toEqual(['Production']);
   });
 
   it('removes the demo account when DEMO_ACCOUNT=off', async () => {

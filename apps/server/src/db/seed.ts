@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CREDENTIALS, planById } from '@conductor/shared';
-import { eq, max, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { hashPassword } from '../lib/password.ts';
+import { invalidateAccountCache } from '../gateway/gateway.plugin.ts';
+import { hashPassword, verifyPassword } from '../lib/password.ts';
 import { generateApiKey } from '../modules/api-keys/api-key.ts';
 import { insertApiKey } from '../modules/api-keys/api-keys.repository.ts';
+import { forgetRevokedKeys } from '../modules/api-keys/revocation.ts';
+import { retirePasswordResets } from '../modules/auth/accounts.repository.ts';
 import { calendarMonth } from '../modules/billing/billing-math.ts';
 import { insertInvoice, saveSubscription } from '../modules/billing/billing.repository.ts';
 import { invoiceNumber } from '../modules/billing/billing.service.ts';
 import { generateDemoEvents } from '../modules/usage/demo-history.ts';
 import { recordUsageEvents } from '../modules/usage/usage.writer.ts';
-import { deleteUsers, findUserByEmail, insertUser } from '../modules/users/users.repository.ts';
+import { deleteAllProviderKeys } from '../modules/provider-keys/provider-keys.repository.ts';
+import { deleteUsers, findUserByEmail, insertUser, type UserRow } from '../modules/users/users.repository.ts';
 import type { Database } from './client.ts';
 import { apiKeys, usageEvents, users } from './schema/index.ts';
 
@@ -23,6 +27,7 @@ const PAST_INVOICES = 4;
 /**
  * The demo account of the login page's demo box (decisions §2): created on first start with
  * about 90 days of usage, topped up to "now" on later starts; DEMO_ACCOUNT=off removes it.
+ * Every start also puts back what the login page publishes (see `restoreDemoAccount`).
  */
 export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'database' | 'clock'>, log: FastifyBaseLogger): Promise<void> {
   const { db } = context.database;
@@ -31,16 +36,19 @@ export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'databas
     return;
   }
   const now = context.clock.now();
-  await db.transaction(async (tx) => {
+  const restored = await db.transaction(async (tx) => {
     const scoped = tx as unknown as Database;
     await scoped.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
-    const existing = await findUserByEmail(scoped, DEMO_CREDENTIALS.email);
-    if (existing && !existing.isDemo) {
+    const holder = await findUserByEmail(scoped, DEMO_CREDENTIALS.email);
+    if (holder && !holder.isDemo) {
       log.warn('a non-demo account uses the demo e-mail; demo seeding skipped');
-      return;
+      return null;
     }
+    // Found by its flag too: should its e-mail ever have been changed, it is restored, not seeded twice.
+    const existing = holder ?? (await findDemoUser(scoped));
     const userId = existing?.id ?? (await createDemoUser(scoped, await hashPassword(DEMO_CREDENTIALS.password), now));
     const keys = await demoKeyIds(scoped, userId);
+    const revokedKeyHashes = existing ? await restoreDemoAccount(scoped, existing, keys.live, now, log) : [];
     const [latest] = await scoped
       .select({ at: max(usageEvents.createdAt) })
       .from(usageEvents)
@@ -52,7 +60,57 @@ export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'databas
       if (last) await scoped.update(apiKeys).set({ lastUsedAt: last.createdAt }).where(eq(apiKeys.id, id));
     }
     if (events.length > 0) log.info({ events: events.length }, 'demo account usage history updated');
+    return { userId, revokedKeyHashes };
   });
+  // Once committed: gateway caches (on every instance) may hold a revoked key or the account's provider keys.
+  if (restored) {
+    forgetRevokedKeys(restored.revokedKeyHashes);
+    invalidateAccountCache(restored.userId);
+  }
+}
+
+async function findDemoUser(db: Database): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.isDemo, true)).orderBy(users.createdAt).limit(1);
+  return row;
+}
+
+/**
+ * Puts the shared demo account back as the login page publishes it, whatever a visitor did
+ * before its guardrails existed (or an operator did by hand): its e-mail, name and password,
+ * no outstanding reset link, no provider key of a visitor's (the gateway would prefer it for
+ * everyone), and no live key but the seeded one, whose secret was never shown. Returns the hashes
+ * of the keys it revoked.
+ */
+async function restoreDemoAccount(
+  db: Database,
+  demo: UserRow,
+  seededLiveKeyId: string,
+  now: number,
+  log: FastifyBaseLogger,
+): Promise<string[]> {
+  const passwordKept = demo.passwordHash !== null && (await verifyPassword(demo.passwordHash, DEMO_CREDENTIALS.password));
+  const identityKept = demo.email === DEMO_CREDENTIALS.email && demo.name === DEMO_CREDENTIALS.name && demo.verified;
+  if (!passwordKept || !identityKept) {
+    await db
+      .update(users)
+      .set({
+        email: DEMO_CREDENTIALS.email,
+        name: DEMO_CREDENTIALS.name,
+        verified: true,
+        ...(passwordKept ? {} : { passwordHash: await hashPassword(DEMO_CREDENTIALS.password) }),
+        updatedAt: new Date(now),
+      })
+      .where(eq(users.id, demo.id));
+    log.warn({ password: !passwordKept, identity: !identityKept }, 'demo account restored to its published credentials');
+  }
+  await retirePasswordResets(db, demo.id, now);
+  await deleteAllProviderKeys(db, demo.id);
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(apiKeys.userId, demo.id), eq(apiKeys.environment, 'live'), ne(apiKeys.id, seededLiveKeyId), isNull(apiKeys.revokedAt)))
+    .returning({ keyHash: apiKeys.keyHash });
+  return revoked.map((row) => row.keyHash);
 }
 
 async function createDemoUser(db: Database, passwordHash: string, now: number): Promise<string> {

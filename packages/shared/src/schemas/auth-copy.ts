@@ -10,6 +10,14 @@ export const AUTH_COPY = {
   resetMissingToken: 'This page needs the link from your password reset email.',
   loginThrottled: (minutes: number) =>
     `Too many sign-in attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+  verifyEmailDone: 'Your email address is confirmed. Thank you!',
+  verifyEmailInvalid:
+    'This confirmation link is invalid or has expired, or your email address has changed since. Send a new link from your dashboard.',
+  verifyEmailMissingToken: 'This page needs the link from your confirmation email.',
+  verifyEmailSent: (email: string) => `We sent a confirmation link to ${email}. It works for 3 days.`,
+  verifyEmailAlready: 'Your email address is already confirmed.',
+  resetDoneReclaimed:
+    "Your password has been reset. This email address had not been confirmed, so the account's API keys, provider keys and single sign-on links were removed: whoever set them up had not proved it owns this address. Sign in with your new password.",
   ssoNotConfigured: (name: string) => `${name} sign-in is not configured on this server.`,
   ssoEmailInUse: 'An account with this email already exists. Sign in with your email and password instead.',
   ssoNoEmail: 'Your provider did not share an email address, so we could not create your account.',
@@ -19,6 +27,9 @@ export const AUTH_COPY = {
   ssoVerificationFailed: 'We could not verify your sign-in with the provider. Please try again.',
   ssoInsecureContext: 'Single sign-on needs a secure (https) connection.',
 } as const;
+
+/** An e-mail confirmation link lives this long. */
+export const EMAIL_VERIFICATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** The password reset link lives this long (spec-free; decisions: "single-use, expiring"). */
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;

@@ -22,6 +22,8 @@ export const PublicUser = z.object({
   authMethod: z.enum(['email', 'oidc']),
   /** Whether the account has a password: every e-mail account, and a single sign-on account that set one through a reset. */
   hasPassword: z.boolean(),
+  /** The shared demo account of the login page: changes that would reach other visitors are refused on it. */
+  isDemo: z.boolean(),
   onboardingCompleted: z.boolean(),
   oidcProvider: z.string().nullable(),
   oidcClaims: z.record(z.string(), z.unknown()).nullable(),
@@ -107,6 +109,15 @@ export const ResetToken = z
 
 export const ResetPasswordRequest = z.object({ token: ResetToken, password: NewPassword });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
+
+/** An e-mail confirmation token: `<user id>.<expiry, Unix seconds>.<HMAC, base64url>`. */
+export const VerifyEmailRequest = z.object({
+  token: z
+    .string()
+    .max(300, AUTH_COPY.verifyEmailInvalid)
+    .regex(/^[A-Za-z0-9-]+\.\d{1,12}\.[A-Za-z0-9_-]{43}$/, AUTH_COPY.verifyEmailInvalid),
+});
+export type VerifyEmailRequest = z.infer<typeof VerifyEmailRequest>;
 
 export const ResetPasswordForm = confirmationMatches(z.object({ password: NewPassword, confirmPassword: ConfirmPassword }));
 export type ResetPasswordFormValues = z.input<typeof ResetPasswordForm>;

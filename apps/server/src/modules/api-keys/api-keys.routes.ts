@@ -8,7 +8,7 @@ import {
 } from '@conductor/shared/schemas/api-keys';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../portal/signed-in.ts';
-import { createApiKey, listApiKeys, renameApiKey, revokeApiKey } from './api-keys.service.ts';
+import { createApiKeyFor, listApiKeys, renameApiKey, revokeApiKey } from './api-keys.service.ts';
 
 export const apiKeysRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, clock } = app.context;
@@ -22,7 +22,7 @@ export const apiKeysRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/api-keys',
     { schema: { tags, summary: 'Create a key; the full key is returned once', body: CreateApiKeyInput, response: { 201: CreatedApiKey } } },
     async (request, reply) => {
-      const created = await createApiKey(database.db, signedIn(request).user.id, request.body, clock.now());
+      const created = await createApiKeyFor(database.db, signedIn(request).user, request.body, clock.now());
       reply.status(201).header('cache-control', 'no-store');
       return created;
     },

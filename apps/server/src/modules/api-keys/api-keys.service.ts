@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import type { ApiKeyPermissionId, ApiKeyView, CreatedApiKey } from '@conductor/shared/schemas/api-keys';
 import { MAX_ACTIVE_API_KEYS } from '@conductor/shared/schemas/api-keys';
 import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { refuseOnDemo } from '../users/demo-account.ts';
+import type { UserRow } from '../users/users.repository.ts';
 import { type ApiKeyRow, generateApiKey, isApiKeyActive } from './api-key.ts';
 import {
   countActiveApiKeys,
@@ -43,6 +46,20 @@ export interface NewApiKeyRequest {
   environment: 'live' | 'test';
   permissions: ApiKeyPermissionId[];
   expiresInDays?: number | null | undefined;
+}
+
+/**
+ * A key the signed-in user asked for. The shared demo account gets test keys only: a live key on it
+ * (a Pro account) would let any visitor spend the operator's hosted provider keys.
+ */
+export async function createApiKeyFor(
+  db: Database,
+  user: Pick<UserRow, 'id' | 'isDemo'>,
+  input: NewApiKeyRequest,
+  now: number,
+): Promise<CreatedApiKey> {
+  if (input.environment === 'live') refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.liveApiKey, 'environment');
+  return createApiKey(db, user.id, input, now);
 }
 
 /** Creates a key; the full secret is returned here once and never stored (only its hash). */

@@ -14,12 +14,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { blockedFor, consumeOrWait, createLimiter } from '../auth/limiter.ts';
+import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
 import { signedIn } from '../portal/signed-in.ts';
 import {
   changePassword,
   deleteAccount,
   listSessions,
+  profileChangeChecksPassword,
   readRoutingPolicy,
   removeProviderKey,
   revokeSessionById,
@@ -42,10 +43,13 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
    * Runs a change that checks the current password (the password itself, the e-mail). Wrong
    * current passwords are counted per account, on both: a stolen session cannot guess on, nor
-   * spend the password hashing every sign-in shares. A change that passes clears the count.
+   * spend the password hashing every sign-in shares. Each attempt reserves its point before the
+   * password is verified, atomically in the limiter, so attempts sent at once cannot all pass a
+   * count that only the finished ones would raise; an attempt that turns out not to be a wrong
+   * password gives its point back, and a change that passes clears the count.
    */
   const checkingPassword = async <T>(userId: string, change: () => Promise<T>): Promise<T> => {
-    const wait = await blockedFor(passwordChecks, userId, PASSWORD_CHECKS.points);
+    const wait = await consumeOrWait(passwordChecks, userId);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       throw new AppError('rate_limited', passwordChecksThrottled(Math.ceil(seconds / 60)), { retryAfterSeconds: seconds });
@@ -54,8 +58,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     try {
       result = await change();
     } catch (error) {
-      if (error instanceof AppError && error.fields?.currentPassword === WRONG_CURRENT_PASSWORD)
-        await consumeOrWait(passwordChecks, userId);
+      if (!(error instanceof AppError && error.fields?.currentPassword === WRONG_CURRENT_PASSWORD)) await passwordChecks.reward(userId, 1);
       throw error;
     }
     await passwordChecks.delete(userId);
@@ -67,7 +70,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Update name and e-mail', body: UpdateProfileInput, response: { 200: UserResponse } } },
     async (request) => {
       const { user } = signedIn(request);
-      return { user: await checkingPassword(user.id, () => updateProfile(database.db, user, request.body, clock.now(), mailer)) };
+      const update = () => updateProfile(database.db, user, request.body, clock.now(), mailer);
+      // Only a change that checks the password counts (and clears the count): a name alone must not reset the guesses.
+      return { user: await (profileChangeChecksPassword(user, request.body) ? checkingPassword(user.id, update) : update()) };
     },
   );
 
@@ -86,7 +91,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Active sessions', response: { 200: SessionList } } },
     async (request) => {
       const { user, session } = signedIn(request);
-      return { sessions: await listSessions(database.db, user.id, session.tokenHash, clock.now()) };
+      return { sessions: await listSessions(database.db, user, session.tokenHash, clock.now()) };
     },
   );
 
@@ -95,7 +100,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Sign out another session', params: SessionIdParams, response: { 200: Ok } } },
     async (request) => {
       const { user, session } = signedIn(request);
-      await revokeSessionById(database.db, user.id, request.params.id, session.tokenHash, clock.now());
+      await revokeSessionById(database.db, user, request.params.id, session.tokenHash, clock.now());
       return { ok: true as const };
     },
   );
@@ -115,7 +120,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       user: await saveProviderKey(
         database.db,
         secrets.encryptionKey,
-        signedIn(request).user.id,
+        signedIn(request).user,
         request.params.provider,
         request.body.key,
         clock.now(),

@@ -1,5 +1,6 @@
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import type { ProviderId, PublicUser } from '@conductor/shared';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { RoutingPolicy } from '@conductor/shared/openai/chat';
 import type { SessionView } from '@conductor/shared/schemas/settings';
 import { DELETE_NEEDS_PASSWORD, EMAIL_CHANGE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
@@ -10,9 +11,12 @@ import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
+// The reset module's own retirement of outstanding links (what a completed reset runs too).
+import { retirePasswordResets } from '../auth/accounts.repository.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
 import { revokeSession, revokeUserSessions } from '../auth/session.service.ts';
 import { deleteAllProviderKeys, deleteProviderKey, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
+import { refuseOnDemo } from '../users/demo-account.ts';
 import { findUserById, updateUser, type UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { emailChangedNotice } from './email-change-notice.ts';
@@ -33,10 +37,18 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505';
 }
 
+const emailChanges = (user: Pick<UserRow, 'email'>, email: string) => email.toLowerCase() !== user.email.toLowerCase();
+
+/** Whether this profile change checks the current password (the routes count wrong ones only on such changes). */
+export function profileChangeChecksPassword(user: Pick<UserRow, 'email' | 'passwordHash'>, input: { email: string }): boolean {
+  return emailChanges(user, input.email) && user.passwordHash !== null;
+}
+
 /**
  * Saves name and e-mail. A new e-mail needs the current password (when the account has one),
  * is unverified until proven otherwise, and the old address is told about the change: with a
  * stolen session alone nobody can quietly move the account, and its password resets, elsewhere.
+ * Reset links sent to the old address stop working. The demo account keeps its published e-mail.
  */
 export async function updateProfile(
   db: Database,
@@ -45,7 +57,8 @@ export async function updateProfile(
   now: number,
   mailer: Mailer,
 ): Promise<PublicUser> {
-  const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
+  const emailChanged = emailChanges(user, input.email);
+  if (emailChanged) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.email, 'email');
   if (emailChanged) await checkPasswordForEmailChange(user, input.currentPassword);
   if (emailChanged && (await emailTakenByAnother(db, input.email, user.id))) {
     throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
@@ -56,6 +69,7 @@ export async function updateProfile(
     if (isUniqueViolation(error)) throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
     throw error;
   }
+  if (emailChanged) await retirePasswordResets(db, user.id, now);
   if (emailChanged) await mailer.notify(emailChangedNotice({ name: user.name, oldEmail: user.email, newEmail: input.email, now }));
   return publicUserById(db, user.id, now);
 }
@@ -76,7 +90,10 @@ async function assertCurrentPassword(passwordHash: string, currentPassword: stri
   }
 }
 
-/** Checks the current password, stores the new one and signs out every other session. */
+/**
+ * Checks the current password, stores the new one, retires outstanding reset links and signs out
+ * every other session. The demo account keeps its published password.
+ */
 export async function changePassword(
   db: Database,
   user: UserRow,
@@ -84,6 +101,7 @@ export async function changePassword(
   keepSessionHash: string,
   now: number,
 ): Promise<void> {
+  refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.password);
   if (!user.passwordHash) throw new AppError('bad_request', NO_PASSWORD);
   await assertCurrentPassword(user.passwordHash, input.currentPassword);
   if (input.newPassword === input.currentPassword) {
@@ -93,14 +111,23 @@ export async function changePassword(
     throw new AppError('validation_failed', COMMON_PASSWORD_MESSAGE, { fields: { newPassword: COMMON_PASSWORD_MESSAGE } });
   }
   await updateUser(db, user.id, { passwordHash: await hashPassword(input.newPassword) });
+  await retirePasswordResets(db, user.id, now);
   await revokeUserSessions(db, user.id, now, keepSessionHash);
 }
 
 /** A stable public id for a session that reveals nothing about its token. */
 export const sessionPublicId = (tokenHash: string) => sha256(`session-id:${tokenHash}`).slice(0, 32);
 
-export async function listSessions(db: Database, userId: string, currentHash: string, now: number): Promise<SessionView[]> {
-  const rows = await listLiveSessionsOfUser(db, userId, now);
+type SessionOwner = Pick<UserRow, 'id' | 'isDemo'>;
+
+/** The account's live sessions; on the shared demo account only the caller's own (not other visitors' addresses and browsers). */
+async function visibleSessions(db: Database, user: SessionOwner, currentHash: string, now: number) {
+  const rows = await listLiveSessionsOfUser(db, user.id, now);
+  return user.isDemo ? rows.filter((row) => row.tokenHash === currentHash) : rows;
+}
+
+export async function listSessions(db: Database, user: SessionOwner, currentHash: string, now: number): Promise<SessionView[]> {
+  const rows = await visibleSessions(db, user, currentHash, now);
   return rows.map((row) => ({
     id: sessionPublicId(row.tokenHash),
     current: row.tokenHash === currentHash,
@@ -112,23 +139,28 @@ export async function listSessions(db: Database, userId: string, currentHash: st
   }));
 }
 
-export async function revokeSessionById(db: Database, userId: string, id: string, currentHash: string, now: number): Promise<void> {
-  const rows = await listLiveSessionsOfUser(db, userId, now);
+export async function revokeSessionById(db: Database, user: SessionOwner, id: string, currentHash: string, now: number): Promise<void> {
+  const rows = await visibleSessions(db, user, currentHash, now);
   const target = rows.find((row) => sessionPublicId(row.tokenHash) === id);
   if (!target) throw new AppError('not_found', 'Session not found.');
   if (target.tokenHash === currentHash) throw new AppError('bad_request', 'This is your current session: use Sign Out to end it.');
   await revokeSession(db, target.tokenHash, now);
 }
 
-/** Validates a provider key by the spec's rule for that provider and stores it encrypted. */
+/**
+ * Validates a provider key by the spec's rule for that provider and stores it encrypted. Not on the
+ * demo account: the gateway prefers an account's own keys, so one visitor's key would serve them all.
+ */
 export async function saveProviderKey(
   db: Database,
   encryptionKey: Buffer,
-  userId: string,
+  user: Pick<UserRow, 'id' | 'isDemo'>,
   provider: ProviderId,
   key: string,
   now: number,
 ): Promise<PublicUser> {
+  refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.providerKeys, 'key');
+  const userId = user.id;
   const parsed = PROVIDER_KEY_RULES[provider].safeParse(key);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? 'Invalid key';
@@ -146,6 +178,7 @@ export async function saveProviderKey(
  * no way back to bring-your-own-keys.
  */
 export async function removeProviderKey(db: Database, user: UserRow, provider: ProviderId, now: number): Promise<PublicUser> {
+  refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.providerKeys);
   if (!(await deleteProviderKey(db, user.id, provider))) throw new AppError('not_found', 'No key is stored for this provider.');
   invalidateProviderKeyCache(user.id);
   return publicUserById(db, user.id, now);
@@ -171,14 +204,15 @@ export async function saveRoutingPolicy(db: Database, userId: string, policy: Ro
  * Deletes the account: keys stop working at once, sessions end, then every row of the user goes.
  * An account with a password
  * gives it (400 without it or when wrong); a single sign-on account without one has the typed
- * confirmation only.
+ * confirmation only. The shared demo account is never deleted.
  */
 export async function deleteAccount(
   db: Database,
-  user: Pick<UserRow, 'id' | 'passwordHash'>,
+  user: Pick<UserRow, 'id' | 'passwordHash' | 'isDemo'>,
   currentPassword: string | undefined,
   now: number,
 ): Promise<void> {
+  refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.deleteAccount);
   if (user.passwordHash) {
     if (!currentPassword)
       throw new AppError('validation_failed', DELETE_NEEDS_PASSWORD, { fields: { currentPassword: DELETE_NEEDS_PASSWORD } });

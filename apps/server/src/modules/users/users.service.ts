@@ -24,6 +24,7 @@ export async function toPublicUser(db: Database, user: UserRow, now: number): Pr
     verified: user.verified,
     authMethod: user.authMethod,
     hasPassword: user.passwordHash !== null,
+    isDemo: user.isDemo,
     onboardingCompleted: user.onboardingCompleted,
     oidcProvider: user.oidcProvider,
     oidcClaims: user.oidcClaims ?? null,

@@ -47,7 +47,7 @@ export default function SettingsPage() {
         <ProfileForm user={user} />
       </Section>
       <Section id="password" title="Change password" description="Other sessions are signed out when the password changes.">
-        <PasswordForm hasPassword={user.hasPassword} />
+        <PasswordForm hasPassword={user.hasPassword} isDemo={user.isDemo} />
       </Section>
       <Section
         id="provider-keys"
@@ -64,7 +64,7 @@ export default function SettingsPage() {
         <RoutingForm />
       </Section>
       <Section id="sessions" title="Active sessions" description="Devices signed in to your account.">
-        <SessionsList />
+        <SessionsList isDemo={user.isDemo} />
       </Section>
       <Section id="danger-zone" title="Danger zone" description="Sign out, or delete your account for good." danger>
         <DangerZone user={user} />

@@ -1,3 +1,4 @@
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { API_KEY_EXPIRY_DAYS, type ApiKeyPermissionId } from '@conductor/shared/schemas/api-keys';
 import { ApiKeyName } from '@conductor/shared/schemas/api-keys';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -11,6 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { Select } from '~/components/ui/select';
+import { useAuth } from '~/lib/auth';
 import { useCreateApiKey } from '../api/api-keys';
 import { NewKeyReveal } from './new-key-reveal';
 
@@ -31,9 +33,11 @@ export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLa
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const create = useCreateApiKey();
+  // The shared demo account creates test keys only (a live one would spend the operator's provider keys).
+  const testOnly = useAuth().user?.isDemo === true;
   const form = useForm<CreateKeyValues>({
     resolver: zodResolver(CreateKeyForm),
-    defaultValues: { name: '', environment: 'live', api: true, admin: false, expiry: 'never' },
+    defaultValues: { name: '', environment: testOnly ? 'test' : 'live', api: true, admin: false, expiry: 'never' },
   });
   const { errors } = form.formState;
 
@@ -108,9 +112,16 @@ export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLa
                 ).map(([value, label, hint]) => (
                   <label
                     key={value}
-                    className="flex cursor-pointer items-start gap-2 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent"
+                    className="flex cursor-pointer items-start gap-2 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60"
                   >
-                    <input type="radio" value={value} className="mt-0.5 accent-[var(--primary)]" {...form.register('environment')} />
+                    <input
+                      type="radio"
+                      value={value}
+                      className="mt-0.5 accent-[var(--primary)]"
+                      disabled={testOnly && value === 'live'}
+                      aria-describedby={testOnly && value === 'live' ? 'key-environment-demo' : undefined}
+                      {...form.register('environment')}
+                    />
                     <span>
                       <span className="font-medium">{label}</span>
                       <span className="block text-xs text-muted-foreground">{hint}</span>
@@ -118,6 +129,11 @@ export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLa
                   </label>
                 ))}
               </div>
+              {testOnly && (
+                <p id="key-environment-demo" className="text-xs text-muted-foreground">
+                  {DEMO_ACCOUNT_REFUSALS.liveApiKey}
+                </p>
+              )}
             </fieldset>
             <fieldset className="space-y-2">
               <legend className="text-sm font-medium">Permissions</legend>

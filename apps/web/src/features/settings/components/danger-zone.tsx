@@ -1,4 +1,5 @@
 import type { PublicUser } from '@conductor/shared';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { DELETE_CONFIRMATION_WORD } from '@conductor/shared/schemas/settings';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Trash2 } from 'lucide-react';
@@ -15,8 +16,11 @@ import { authStore, signOut } from '~/lib/auth';
 import { useDeleteAccount } from '../api/settings';
 import { PasswordInput } from '~/features/auth/components/password-input';
 
-/** Sign out, and delete the account: the typed word, and the current password for accounts that sign in with one. */
-export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) {
+/**
+ * Sign out, and delete the account: the typed word, and the current password for accounts that sign in with one.
+ * The shared demo account cannot be deleted: its button is disabled and the line beside it says why.
+ */
+export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'isDemo'> }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -48,7 +52,9 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
         <div>
           <p className="font-medium text-danger">Delete account</p>
-          <p className="text-sm text-muted-foreground">Permanently delete your account, usage history, invoices and keys.</p>
+          <p id="delete-account-description" className="text-sm text-muted-foreground">
+            {user.isDemo ? DEMO_ACCOUNT_REFUSALS.deleteAccount : 'Permanently delete your account, usage history, invoices and keys.'}
+          </p>
         </div>
         <Dialog
           open={open}
@@ -62,7 +68,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword'> }) 
           }}
         >
           <DialogTrigger asChild>
-            <Button variant="destructive">
+            <Button variant="destructive" disabled={user.isDemo} aria-describedby="delete-account-description">
               <Trash2 className="size-4" aria-hidden="true" /> Delete Account
             </Button>
           </DialogTrigger>

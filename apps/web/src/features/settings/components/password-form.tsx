@@ -1,3 +1,4 @@
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { ChangePasswordInput, PASSWORD_CHANGED } from '@conductor/shared/schemas/settings';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
@@ -14,13 +15,20 @@ const FIELDS = [
   ['confirmPassword', 'Confirm new password', 'new-password'],
 ] as const;
 
-export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
+export function PasswordForm({ hasPassword, isDemo = false }: { hasPassword: boolean; isDemo?: boolean }) {
   const change = useChangePassword();
   const form = useForm<ChangePasswordInput>({
     resolver: zodResolver(ChangePasswordInput),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
+  if (isDemo) {
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="demo-password">
+        {DEMO_ACCOUNT_REFUSALS.password}
+      </p>
+    );
+  }
   if (!hasPassword) {
     return <p className="text-sm text-muted-foreground">You sign in with single sign-on, so your account has no password to change.</p>;
   }

@@ -1,4 +1,5 @@
 import type { PublicUser } from '@conductor/shared';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { EMAIL_CHANGE_NEEDS_PASSWORD, UpdateProfileInput } from '@conductor/shared/schemas/settings';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
@@ -51,8 +52,16 @@ export function ProfileForm({ user }: { user: PublicUser }) {
         <Field id="profile-name" label="Name" error={errors.name?.message}>
           <Input {...fieldAria('profile-name', errors.name?.message)} autoComplete="name" {...form.register('name')} />
         </Field>
-        <Field id="profile-email" label="Email" error={errors.email?.message}>
-          <Input {...fieldAria('profile-email', errors.email?.message)} type="email" autoComplete="email" {...form.register('email')} />
+        {/* The shared demo account keeps its published e-mail: the field is read-only and says why. */}
+        <Field id="profile-email" label="Email" hint={user.isDemo ? DEMO_ACCOUNT_REFUSALS.email : undefined} error={errors.email?.message}>
+          <Input
+            {...fieldAria('profile-email', errors.email?.message, user.isDemo)}
+            type="email"
+            autoComplete="email"
+            readOnly={user.isDemo}
+            className={user.isDemo ? 'bg-muted text-muted-foreground' : undefined}
+            {...form.register('email')}
+          />
         </Field>
         {asksPassword && (
           <Field

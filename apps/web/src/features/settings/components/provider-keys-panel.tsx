@@ -1,4 +1,5 @@
 import { PROVIDER_IDS, PROVIDER_NAMES, type ProviderId, type PublicUser } from '@conductor/shared';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -8,7 +9,18 @@ import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
 import { useRemoveProviderKey, useSaveProviderKey } from '../api/settings';
 
-function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; masked: string | undefined; ownKeysOnly: boolean }) {
+function ProviderRow({
+  provider,
+  masked,
+  ownKeysOnly,
+  locked,
+}: {
+  provider: ProviderId;
+  masked: string | undefined;
+  ownKeysOnly: boolean;
+  /** Keys cannot be changed here (the shared demo account): the row shows its state and offers no action. */
+  locked: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const removeButton = useRef<HTMLButtonElement>(null);
@@ -59,12 +71,12 @@ function ProviderRow({ provider, masked, ownKeysOnly }: { provider: ProviderId; 
         </div>
         <div className="flex items-center gap-2">
           {masked && <Badge tone="success">active</Badge>}
-          {!editing && !confirming && (
+          {!locked && !editing && !confirming && (
             <Button ref={addButton} variant="secondary" size="sm" onClick={() => setEditing(true)}>
               {masked ? 'Replace' : 'Add'}
             </Button>
           )}
-          {masked && !editing && !confirming && (
+          {!locked && masked && !editing && !confirming && (
             <Button
               ref={removeButton}
               variant="ghost"
@@ -173,6 +185,11 @@ export function ProviderKeysPanel({ user }: { user: PublicUser }) {
   const ownKeysOnly = user.plan === 'byo-keys';
   return (
     <>
+      {user.isDemo && (
+        <p className="mb-2 rounded-md border border-border bg-muted p-3 text-sm" data-testid="demo-provider-keys">
+          {DEMO_ACCOUNT_REFUSALS.providerKeys}
+        </p>
+      )}
       {ownKeysOnly && user.apiKeys.length === 0 && (
         <p className="mb-2 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm" data-testid="no-provider-keys">
           Your Bring Your Own Keys plan has no provider key, so API requests fail until you add one. Prefer Conductor's keys?{' '}
@@ -184,7 +201,7 @@ export function ProviderKeysPanel({ user }: { user: PublicUser }) {
       )}
       <ul className="divide-y divide-border">
         {PROVIDER_IDS.map((provider) => (
-          <ProviderRow key={provider} provider={provider} masked={masked.get(provider)} ownKeysOnly={ownKeysOnly} />
+          <ProviderRow key={provider} provider={provider} masked={masked.get(provider)} ownKeysOnly={ownKeysOnly} locked={user.isDemo} />
         ))}
       </ul>
     </>

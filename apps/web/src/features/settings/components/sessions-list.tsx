@@ -1,3 +1,4 @@
+import { DEMO_SESSIONS_NOTE } from '@conductor/shared/constants/demo-account';
 import type { SessionView } from '@conductor/shared/schemas/settings';
 import { useQuery } from '@tanstack/react-query';
 import { Monitor } from 'lucide-react';
@@ -74,7 +75,8 @@ function SessionRow({ session }: { session: SessionView }) {
   );
 }
 
-export function SessionsList() {
+/** The account's sessions; the shared demo account is answered with the caller's own only, and says so. */
+export function SessionsList({ isDemo = false }: { isDemo?: boolean }) {
   const sessions = useQuery(sessionsQuery());
   if (sessions.isError) return <ErrorState message={sessions.error.message} onRetry={() => sessions.refetch()} />;
   if (!sessions.data) {
@@ -86,10 +88,13 @@ export function SessionsList() {
     );
   }
   return (
-    <ul className="divide-y divide-border" aria-label="Active sessions">
-      {sessions.data.sessions.map((session) => (
-        <SessionRow key={session.id} session={session} />
-      ))}
-    </ul>
+    <>
+      <ul className="divide-y divide-border" aria-label="Active sessions">
+        {sessions.data.sessions.map((session) => (
+          <SessionRow key={session.id} session={session} />
+        ))}
+      </ul>
+      {isDemo && <p className="mt-2 text-xs text-muted-foreground">{DEMO_SESSIONS_NOTE}</p>}
+    </>
   );
 }

@@ -1,0 +1,62 @@
+import { DEMO_CREDENTIALS } from '@conductor/shared';
+import { DEMO_ACCOUNT_REFUSALS, DEMO_SESSIONS_NOTE } from '@conductor/shared/constants/demo-account';
+import { horizontalOverflow, signInAsDemo } from './dashboard-helpers';
+import { expect, test } from './fixtures';
+
+/**
+ * The demo account is shared by every visitor (its credentials are on the login page). What the
+ * server refuses on it is not offered, and the page says why. Nothing here changes the account:
+ * other specs sign in to it at the same time.
+ */
+test('demo account: settings say what it cannot change, and the server refuses it anyway', async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto('/dashboard/settings');
+
+  const profile = page.getByRole('region', { name: 'Profile' });
+  const email = profile.getByLabel('Email', { exact: true });
+  await expect(email).toHaveValue(DEMO_CREDENTIALS.email);
+  await expect(email).toHaveAttribute('readonly', '');
+  await expect(profile).toContainText(DEMO_ACCOUNT_REFUSALS.email);
+
+  const password = page.getByRole('region', { name: 'Change password' });
+  await expect(password).toContainText(DEMO_ACCOUNT_REFUSALS.password);
+  await expect(password.getByRole('button', { name: 'Update password' })).toHaveCount(0);
+
+  const providerKeys = page.getByRole('region', { name: 'Provider keys' });
+  await expect(providerKeys.getByTestId('demo-provider-keys')).toHaveText(DEMO_ACCOUNT_REFUSALS.providerKeys);
+  await expect(providerKeys.getByRole('button', { name: /^(Add|Replace|Remove)$/ })).toHaveCount(0);
+
+  const sessions = page.getByRole('region', { name: 'Active sessions' });
+  await expect(sessions.getByTestId('session-row')).toHaveCount(1);
+  await expect(sessions.getByTestId('session-row')).toContainText('This device');
+  await expect(sessions).toContainText(DEMO_SESSIONS_NOTE);
+
+  const deleteAccount = page.getByRole('button', { name: 'Delete Account' });
+  await expect(deleteAccount).toBeDisabled();
+  await expect(deleteAccount).toHaveAccessibleDescription(DEMO_ACCOUNT_REFUSALS.deleteAccount);
+  await expect(page.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+  // The same session, straight at the API: 403 with the message the page shows.
+  const refused = await page.request.post('/api/v1/settings/password', {
+    data: { currentPassword: DEMO_CREDENTIALS.password, newPassword: 'Hijacked-Passw0rd-1', confirmPassword: 'Hijacked-Passw0rd-1' },
+  });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.message).toBe(DEMO_ACCOUNT_REFUSALS.password);
+});
+
+test('demo account: a new key can only be a test key, and the dialog says why', async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto('/dashboard/keys');
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel(/^Live/)).toBeDisabled();
+  await expect(dialog.getByLabel(/^Test/)).toBeChecked();
+  await expect(dialog).toContainText(DEMO_ACCOUNT_REFUSALS.liveApiKey);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  const refused = await page.request.post('/api/v1/api-keys', { data: { name: 'Live', environment: 'live', permissions: ['api'] } });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.message).toBe(DEMO_ACCOUNT_REFUSALS.liveApiKey);
+});

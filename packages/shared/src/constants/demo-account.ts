@@ -1,0 +1,19 @@
+/**
+ * The published demo account (its credentials are on the login page) is shared by every visitor:
+ * what one visitor changes, the next one gets, so the changes that would lock others out, expose
+ * them or spend the operator's hosted provider keys are refused (403) with these messages. The
+ * server sends them and the web app shows them next to the controls it disables for the demo.
+ */
+const OWN_ACCOUNT = 'Create your own free account to do this.';
+
+export const DEMO_ACCOUNT_REFUSALS = {
+  password: `The demo account is shared, so its password cannot be changed. ${OWN_ACCOUNT}`,
+  email: `The demo account is shared, so its email cannot be changed. ${OWN_ACCOUNT}`,
+  deleteAccount: `The demo account is shared, so it cannot be deleted. ${OWN_ACCOUNT}`,
+  providerKeys: `The demo account is shared, so provider keys cannot be added or removed on it. ${OWN_ACCOUNT}`,
+  liveApiKey:
+    'The demo account can create test keys only (cc_test_sk_…, answered by the sandbox at no cost). Create your own free account for live keys.',
+} as const;
+
+/** Shown on the demo account's sessions list: other visitors' sessions (their addresses and browsers) are not. */
+export const DEMO_SESSIONS_NOTE = 'The demo account is shared: only this session is shown.';
