@@ -1,6 +1,14 @@
 import { DEMO_CREDENTIALS, MESSAGES } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
-import { allowFailedResources, expectToast, PASSWORD, readResetLink, registerAccount, uniqueEmail } from './auth-helpers';
+import {
+  allowFailedResources,
+  expectToast,
+  PASSWORD,
+  readConfirmationLink,
+  readResetLink,
+  registerAccount,
+  uniqueEmail,
+} from './auth-helpers';
 import { expect, test, waitForHydration } from './fixtures';
 
 test('register -> onboarding, with the welcome toast and the session cookie', async ({ page, context }) => {
@@ -73,6 +81,12 @@ test('a 401 in the middle of a session logs out with the spec toast', async ({ p
 
 test('forgot password -> e-mail in the outbox -> reset -> sign in with the new password', async ({ page, request }) => {
   const account = await registerAccount(request, 'forgot');
+  // The address is confirmed first, with the link mailed on registration.
+  const confirmation = await readConfirmationLink(request, account.email);
+  expect(confirmation.pathname).toBe('/verify-email');
+  await page.goto(`${confirmation.pathname}${confirmation.search}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your email address');
+  await expect(page.getByRole('status')).toHaveText(AUTH_COPY.verifyEmailDone);
   await page.goto('/login');
   await waitForHydration(page);
   await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -117,4 +131,46 @@ test('a used reset link says so and offers a new one', async ({ page, request, c
   await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.resetInvalid);
   await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/forgot-password');
   allowFailedResources(consoleErrors, [400]);
+});
+
+test('a reset of an unconfirmed account says what it removed', async ({ page, request }) => {
+  const account = await registerAccount(request, 'unconfirmed');
+  await request.post('/api/v1/auth/forgot-password', { data: { email: account.email } });
+  const link = await readResetLink(request, account.email);
+  await page.goto(`${link.pathname}${link.search}`);
+  await waitForHydration(page);
+  await page.getByLabel('New password', { exact: true }).fill('Fresh-Harbour-Lantern-78');
+  await page.getByLabel('Confirm new password').fill('Fresh-Harbour-Lantern-78');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expectToast(page, AUTH_COPY.resetDoneReclaimed);
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a confirmation link that is wrong, or missing, says so and leads to the dashboard', async ({ page, consoleErrors }) => {
+  await page.goto('/verify-email?token=00000000-0000-0000-0000-000000000000.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.verifyEmailInvalid);
+  await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/dashboard');
+  await page.goto('/verify-email');
+  await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.verifyEmailMissingToken);
+  allowFailedResources(consoleErrors, [400]);
+});
+
+test('the dashboard asks an unconfirmed account to confirm, sends a new link, and stops asking once confirmed', async ({
+  page,
+  request,
+}) => {
+  const account = await registerAccount(page.request, 'banner');
+  await page.request.post('/api/v1/onboarding/complete', { data: { mode: 'hosted' } });
+  await page.goto('/dashboard');
+  const banner = page.getByRole('region', { name: 'Confirm your email address' });
+  await expect(banner).toContainText(account.email);
+  await banner.getByRole('button', { name: 'Send a new link' }).click();
+  await expectToast(page, AUTH_COPY.verifyEmailSent(account.email));
+  const link = await readConfirmationLink(request, account.email);
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole('status')).toHaveText(AUTH_COPY.verifyEmailDone);
+  await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(banner).toHaveCount(0);
 });

@@ -17,12 +17,21 @@ export async function registerAccount(request: APIRequestContext, label: string)
 }
 
 /** The password reset link from the development outbox (the e-mail goes out just after the answer). */
-export async function readResetLink(request: APIRequestContext, email: string): Promise<URL> {
+export function readResetLink(request: APIRequestContext, email: string): Promise<URL> {
+  return readMailedLink(request, email, 'password_reset');
+}
+
+/** The e-mail confirmation link mailed on registration. */
+export function readConfirmationLink(request: APIRequestContext, email: string): Promise<URL> {
+  return readMailedLink(request, email, 'email_verification');
+}
+
+async function readMailedLink(request: APIRequestContext, email: string, kind: string): Promise<URL> {
   let link: string | undefined;
   await expect
     .poll(
       async () => {
-        const response = await request.get(`/api/v1/auth/dev-outbox?to=${encodeURIComponent(email)}&kind=password_reset`);
+        const response = await request.get(`/api/v1/auth/dev-outbox?to=${encodeURIComponent(email)}&kind=${kind}`);
         const { messages } = (await response.json()) as { messages: { text: string }[] };
         link = messages[0]?.text.match(/https?:\/\/\S+/)?.[0];
         return link;

@@ -142,9 +142,17 @@ describe('secrets never reach the logs (server process, LOG_LEVEL=trace)', () =>
 
     // Password reset: the link travels by SMTP only.
     expect((await browser.post('/api/v1/auth/forgot-password', { email })).status).toBe(200);
-    await expect.poll(() => smtp.messages.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    const mail = decodeQuotedPrintable(smtp.messages[0]?.data ?? '');
-    const link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(mail)?.[0] ?? '';
+    const mailed = (pattern: RegExp) =>
+      smtp.messages.map((message) => pattern.exec(decodeQuotedPrintable(message.data))?.[0]).find(Boolean);
+    const resetPattern = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/;
+    await expect.poll(() => mailed(resetPattern), { timeout: 10_000 }).toBeTruthy();
+    const link = mailed(resetPattern) ?? '';
+    // The confirmation link mailed on registration is as secret.
+    const confirmation = mailed(/https?:\/\/\S+\/verify-email\?token=[A-Za-z0-9._-]+/) ?? '';
+    secrets.VERIFY_TOKEN = new URL(confirmation).searchParams.get('token') ?? '';
+    expect(secrets.VERIFY_TOKEN.length).toBeGreaterThan(40);
+    await browser.get(`/verify-email?token=${secrets.VERIFY_TOKEN}`);
+    expect((await browser.post('/api/v1/auth/verify-email', { token: secrets.VERIFY_TOKEN })).status).toBe(200);
     const token = new URL(link).searchParams.get('token') ?? '';
     expect(token.length).toBeGreaterThan(20);
     secrets.RESET_TOKEN = token;

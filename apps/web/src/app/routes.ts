@@ -27,6 +27,7 @@ export default [
     route('register', 'routes/auth/register.tsx'),
     route('forgot-password', 'routes/auth/forgot-password.tsx'),
     route('reset-password', 'routes/auth/reset-password.tsx'),
+    route('verify-email', 'routes/auth/verify-email.tsx'),
     route('auth/callback', 'routes/auth/callback.tsx'),
   ]),
   route('portal', 'routes/portal.tsx'),

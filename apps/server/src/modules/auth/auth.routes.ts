@@ -7,6 +7,7 @@ import {
   RegisterRequest,
   ResetPasswordRequest,
   SessionResponse,
+  VerifyEmailRequest,
 } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +19,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { authenticate, registerAccount } from './auth.service.ts';
 import { devOutboxRoutes } from './dev-outbox.routes.ts';
+import { sendEmailVerification, verifyEmail } from './email-verification.ts';
 import { consumeOrWait, createLimiter } from './limiter.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 import { resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
@@ -27,12 +29,15 @@ import { createSession, revokeSession } from './session.service.ts';
 const tags = ['Auth'];
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { database, clock, env, redis, mailer } = app.context;
+  const { database, clock, env, redis, mailer, secrets } = app.context;
   const db = database.db;
   const throttle = createLoginThrottle(redis);
   const registrations = createLimiter({ name: 'register-ip', points: 200, durationSeconds: 10 * 60, redis });
   const resetRequestsPerIp = createLimiter({ name: 'reset-ip', points: 10, durationSeconds: 15 * 60, redis });
   const resetMailsPerAccount = createLimiter({ name: 'reset-account', points: 3, durationSeconds: 60 * 60, redis });
+  // Links are 256-bit tokens or HMACs: this bounds the work one address makes, not guessing.
+  const linkUsesPerIp = createLimiter({ name: 'link-use-ip', points: 30, durationSeconds: 15 * 60, redis });
+  const verificationMailsPerAccount = createLimiter({ name: 'verification-account', points: 3, durationSeconds: 60 * 60, redis });
 
   /** Opens a session for the user (replacing the caller's previous one) and answers with the portal user. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, remember: boolean) {
@@ -42,6 +47,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     app.setSessionCookie(reply, session);
     reply.header('cache-control', 'no-store');
     return { user: await toPublicUser(db, user, now) };
+  }
+
+  /** Sends the account's confirmation link after the answer (closing the app waits for it). */
+  function mailVerification(request: FastifyRequest, user: UserRow) {
+    mailer.background(
+      sendEmailVerification({ mailer, secret: secrets.sessionSecret }, user, {
+        origin: publicOrigin(env, request),
+        now: clock.now(),
+      }).catch((error: unknown) => request.log.error({ err: error }, 'confirmation e-mail failed')),
+    );
   }
 
   async function limitByIp(limiter: ReturnType<typeof createLimiter>, request: FastifyRequest) {
@@ -82,6 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await limitByIp(registrations, request);
       const user = await registerAccount(db, request.body, clock.now());
       const body = await signIn(request, reply, user, false);
+      mailVerification(request, user);
       return reply.status(201).send(body);
     },
   );
@@ -141,14 +157,48 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await limitByIp(resetRequestsPerIp, request);
-      await resetPassword(db, {
+      await limitByIp(linkUsesPerIp, request);
+      const { reclaimed } = await resetPassword(db, {
         token: request.body.token,
         password: request.body.password,
         now: clock.now(),
         keepSessionTokenHash: request.auth?.session.tokenHash,
       });
-      return { message: AUTH_COPY.resetDone };
+      return { message: reclaimed ? AUTH_COPY.resetDoneReclaimed : AUTH_COPY.resetDone };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/verify-email',
+    {
+      schema: {
+        tags,
+        summary: "Confirm the account's e-mail address with the link e-mailed to it",
+        body: VerifyEmailRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
+    async (request) => {
+      await limitByIp(linkUsesPerIp, request);
+      await verifyEmail(db, secrets.sessionSecret, request.body.token, clock.now());
+      return { message: AUTH_COPY.verifyEmailDone };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/verification-email',
+    {
+      schema: { tags, summary: 'E-mail the signed-in account a new confirmation link', response: { 200: AuthMessageResponse } },
+      preHandler: app.requireUser,
+    },
+    async (request) => {
+      const user = request.auth?.user;
+      if (!user) throw new AppError('unauthorized', MESSAGES.sessionExpired);
+      if (user.verified) return { message: AUTH_COPY.verifyEmailAlready };
+      const waitMs = await consumeOrWait(verificationMailsPerAccount, user.id);
+      if (waitMs > 0) throw new AppError('rate_limited', MESSAGES.rateLimited, { retryAfterSeconds: Math.ceil(waitMs / 1000) });
+      mailVerification(request, user);
+      return { message: AUTH_COPY.verifyEmailSent(user.email) };
     },
   );
 

@@ -4,8 +4,17 @@ import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
-import { findUserByEmail } from '../users/users.repository.ts';
-import { consumePasswordReset, insertPasswordReset, retirePasswordResets, setPasswordHash } from './accounts.repository.ts';
+import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
+import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
+import { deleteAllProviderKeys } from '../provider-keys/provider-keys.repository.ts';
+import { findUserByEmail, findUserById, updateUser } from '../users/users.repository.ts';
+import {
+  consumePasswordReset,
+  deleteIdentitiesOfUser,
+  insertPasswordReset,
+  retirePasswordResets,
+  setPasswordHash,
+} from './accounts.repository.ts';
 import { assertPasswordAcceptable } from './auth.service.ts';
 import { revokeUserSessions } from './session.service.ts';
 
@@ -20,7 +29,8 @@ export async function sendPasswordResetLink(
   input: { email: string; origin: string; now: number },
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, input.email);
-  if (!user) return;
+  // The shared demo account's password is published, never reset (seeding restores it anyway).
+  if (!user || user.isDemo) return;
   const token = randomToken(32);
   await insertPasswordReset(deps.db, {
     tokenHash: sha256(token),
@@ -49,15 +59,30 @@ export async function sendPasswordResetLink(
   });
 }
 
-/** Sets the new password, retires the link (and every other one), and signs the user out everywhere else. */
+/**
+ * Sets the new password, retires the link (and every other one), and signs the user out
+ * everywhere else. The link proves its user owns the address; when the account's address had not
+ * been confirmed, whoever created the account may not have owned it (anyone can register any
+ * address), so what they set up goes: API keys, provider keys and single sign-on links, and the
+ * address counts as confirmed from now on. `reclaimed` says whether that happened.
+ */
 export async function resetPassword(
   db: Database,
   input: { token: string; password: string; now: number; keepSessionTokenHash?: string | undefined },
-): Promise<void> {
+): Promise<{ reclaimed: boolean }> {
   assertPasswordAcceptable(input.password);
   const userId = await consumePasswordReset(db, sha256(input.token), input.now);
   if (!userId) throw new AppError('bad_request', AUTH_COPY.resetInvalid, { fields: { token: AUTH_COPY.resetInvalid } });
   await setPasswordHash(db, userId, await hashPassword(input.password), input.now);
   await retirePasswordResets(db, userId, input.now);
   await revokeUserSessions(db, userId, input.now, input.keepSessionTokenHash);
+  const user = await findUserById(db, userId);
+  if (!user || user.verified) return { reclaimed: false };
+  await revokeAllApiKeys(db, userId, input.now);
+  await deleteAllProviderKeys(db, userId);
+  await deleteIdentitiesOfUser(db, userId);
+  await updateUser(db, userId, { verified: true, updatedAt: new Date(input.now) });
+  invalidateProviderKeyCache(userId);
+  invalidateAccountCache(userId);
+  return { reclaimed: true };
 }

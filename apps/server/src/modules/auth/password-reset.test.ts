@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { passwordResets } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { readOutbox } from '../../lib/mailer.ts';
+import { EMAIL_VERIFICATION_MAIL_KIND } from './email-verification.ts';
 import { PASSWORD_RESET_MAIL_KIND } from './password-reset.service.ts';
 
 const OLD_PASSWORD = 'Original-Lantern-7';
@@ -32,23 +33,27 @@ describe('forgot and reset password', () => {
       ...(cookie ? { headers: { cookie } } : {}),
     });
 
+  /** A registered account whose address is confirmed (an unconfirmed one: email-verification.test.ts). */
   async function account() {
     const email = `reset-${Date.now().toString(36)}-${next()}@example.com`;
     const response = await post('/api/v1/auth/register', { name: 'Rosa', email, password: OLD_PASSWORD });
     const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
+    const token = (await mailedLink(email, EMAIL_VERIFICATION_MAIL_KIND)).searchParams.get('token') ?? '';
+    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
     return { email, cookie };
   }
 
-  /** The reset mail goes out after the answer: wait for it. */
-  async function resetLink(email: string): Promise<URL> {
+  /** Mail goes out after the answer: wait for it. */
+  async function mailedLink(email: string, kind: string): Promise<URL> {
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const [mail] = await readOutbox(harness.app.context, email, PASSWORD_RESET_MAIL_KIND);
+      const [mail] = await readOutbox(harness.app.context, email, kind);
       const link = mail?.text.match(/https?:\/\/\S+/)?.[0];
       if (link) return new URL(link);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    throw new Error(`no reset e-mail for ${email}`);
+    throw new Error(`no ${kind} e-mail for ${email}`);
   }
+  const resetLink = (email: string) => mailedLink(email, PASSWORD_RESET_MAIL_KIND);
 
   it('answers the same whether or not the address has an account, and mails only a real one', async () => {
     const { email } = await account();

@@ -14,7 +14,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
+import { sendEmailVerification } from '../auth/email-verification.ts';
 import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
+import { publicOrigin } from '../auth/public-origin.ts';
 import { signedIn } from '../portal/signed-in.ts';
 import {
   changePassword,
@@ -37,7 +39,7 @@ const passwordChecksThrottled = (minutes: number) =>
   `Too many wrong current passwords. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { database, clock, secrets, mailer } = app.context;
+  const { database, clock, secrets, mailer, env } = app.context;
   const tags = ['Settings'];
   const passwordChecks = createLimiter({ name: 'settings-password-check', redis: app.context.redis, ...PASSWORD_CHECKS });
   /**
@@ -72,7 +74,18 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = signedIn(request);
       const update = () => updateProfile(database.db, user, request.body, clock.now(), mailer);
       // Only a change that checks the password counts (and clears the count): a name alone must not reset the guesses.
-      return { user: await (profileChangeChecksPassword(user, request.body) ? checkingPassword(user.id, update) : update()) };
+      const updated = await (profileChangeChecksPassword(user, request.body) ? checkingPassword(user.id, update) : update());
+      // A new address is unconfirmed: its confirmation link goes to it after the answer.
+      if (updated.email !== user.email && !updated.verified) {
+        const confirming = { id: user.id, email: updated.email, name: updated.name };
+        mailer.background(
+          sendEmailVerification({ mailer, secret: secrets.sessionSecret }, confirming, {
+            origin: publicOrigin(env, request),
+            now: clock.now(),
+          }).catch((error: unknown) => request.log.error({ err: error }, 'confirmation e-mail failed')),
+        );
+      }
+      return { user: updated };
     },
   );
 

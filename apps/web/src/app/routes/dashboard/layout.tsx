@@ -6,6 +6,7 @@ import { buttonClasses } from '~/components/ui/button';
 import { Logo } from '~/components/ui/logo';
 import { ThemeToggle } from '~/components/ui/theme-toggle';
 import { DashboardUserMenu } from '~/components/layouts/dashboard-user-menu';
+import { ConfirmEmailBanner } from '~/features/auth/components/confirm-email-banner';
 import { requireOnboardedUser } from '~/lib/guards';
 import { useDismiss } from '~/lib/use-dismiss';
 import { QueryProvider } from '~/lib/query-provider';
@@ -65,6 +66,7 @@ export default function DashboardLayout() {
             <DashboardSidebar onNavigate={() => setOpen(false)} />
           </aside>
           <main id="main" className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+            <ConfirmEmailBanner />
             <Outlet />
           </main>
         </div>

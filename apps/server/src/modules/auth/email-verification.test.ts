@@ -1,0 +1,182 @@
+import { MESSAGES } from '@conductor/shared';
+import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS } from '@conductor/shared/schemas/auth-copy';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { manualClock } from '../../../test/gateway/gateway-helpers.ts';
+import { userIdentities, users } from '../../db/schema/index.ts';
+import { readOutbox } from '../../lib/mailer.ts';
+import { EMAIL_VERIFICATION_MAIL_KIND, emailVerificationToken } from './email-verification.ts';
+import { PASSWORD_RESET_MAIL_KIND } from './password-reset.service.ts';
+
+const PASSWORD = 'Original-Lantern-7';
+let counter = 0;
+
+describe('e-mail confirmation, and a reset that reclaims an unconfirmed account', () => {
+  let harness: TestApp;
+  const clock = manualClock(Date.parse('2026-11-28T09:00:00Z'));
+
+  beforeAll(async () => {
+    harness = await createTestApp({}, { clock });
+  });
+  afterAll(async () => harness.close());
+
+  const post = (url: string, payload?: object, cookie?: string) => {
+    counter += 1;
+    return harness.app.inject({
+      method: 'POST',
+      url,
+      ...(payload ? { payload } : {}),
+      remoteAddress: `10.9.${counter % 250}.1`,
+      ...(cookie ? { headers: { cookie } } : {}),
+    });
+  };
+
+  async function register() {
+    counter += 1;
+    const email = `verify-${counter}-${Date.now().toString(36)}@example.com`;
+    const response = await post('/api/v1/auth/register', { name: 'Vera', email, password: PASSWORD });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().user.verified).toBe(false);
+    return { email, userId: response.json().user.id as string, cookie: String(response.headers['set-cookie']).split(';')[0] ?? '' };
+  }
+
+  /** The newest link of that kind mailed to the address (mail goes out after the answer). */
+  async function mailedToken(email: string, kind: string, count = 1): Promise<string> {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const mails = await readOutbox(harness.app.context, email, kind);
+      const link = mails.length >= count ? mails.at(-1)?.text.match(/https?:\/\/\S+/)?.[0] : undefined;
+      if (link) return new URL(link).searchParams.get('token') ?? '';
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no ${kind} e-mail for ${email}`);
+  }
+  const me = async (cookie: string) =>
+    (await harness.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { cookie } })).json().user;
+
+  it('mails a confirmation link on registration that confirms the address, and may be used again', async () => {
+    const { email, cookie } = await register();
+    const token = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
+    const [mail] = await readOutbox(harness.app.context, email, EMAIL_VERIFICATION_MAIL_KIND);
+    expect(mail?.subject).toBe('Confirm your email address for Conductor');
+    expect(mail?.text).toContain('http://localhost/verify-email?token=');
+
+    const confirmed = await post('/api/v1/auth/verify-email', { token });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ message: AUTH_COPY.verifyEmailDone });
+    expect((await me(cookie)).verified).toBe(true);
+    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+  });
+
+  it('refuses a tampered, expired or malformed link, and one for an address the account no longer has', async () => {
+    const { email, userId } = await register();
+    const token = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
+    const [id, expiry, signature = ''] = token.split('.');
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+    for (const bad of [`${id}.${expiry}.${flipped}`, `${id}.${Number(expiry) + 1}.${signature}`, 'not-a-token', '']) {
+      const refused = await post('/api/v1/auth/verify-email', { token: bad });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toContain(AUTH_COPY.verifyEmailInvalid);
+    }
+
+    const { db } = harness.app.context.database;
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    const secret = harness.app.context.secrets.sessionSecret;
+    const expired = emailVerificationToken(secret, user!, clock.now() - EMAIL_VERIFICATION_TTL_MS - 1_000);
+    expect((await post('/api/v1/auth/verify-email', { token: expired })).statusCode).toBe(400);
+
+    await db
+      .update(users)
+      .set({ email: `moved-${email}` })
+      .where(eq(users.id, userId));
+    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(400);
+    const [after] = await db.select().from(users).where(eq(users.id, userId));
+    expect(after?.verified).toBe(false);
+  });
+
+  it("an e-mail change in Settings mails the new address its own link; the old address's link stops working", async () => {
+    const { email, cookie } = await register();
+    const oldToken = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
+    const moved = `moved-${email}`;
+    const changed = await harness.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/settings/profile',
+      headers: { cookie },
+      payload: { name: 'Vera', email: moved, currentPassword: PASSWORD },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().user).toMatchObject({ email: moved, verified: false });
+    expect((await post('/api/v1/auth/verify-email', { token: oldToken })).statusCode).toBe(400);
+    const token = await mailedToken(moved, EMAIL_VERIFICATION_MAIL_KIND);
+    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+    expect((await me(cookie)).verified).toBe(true);
+  });
+
+  it('sends a new link to a signed-in account, three an hour, and none once confirmed', async () => {
+    const { email, cookie } = await register();
+    await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
+    expect((await post('/api/v1/auth/verification-email')).statusCode).toBe(401);
+    for (let sent = 2; sent <= 4; sent += 1) {
+      const again = await post('/api/v1/auth/verification-email', undefined, cookie);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().message).toBe(AUTH_COPY.verifyEmailSent(email));
+      await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND, sent);
+    }
+    const limited = await post('/api/v1/auth/verification-email', undefined, cookie);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.message).toBe(MESSAGES.rateLimited);
+
+    const token = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND, 4);
+    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+    const already = await post('/api/v1/auth/verification-email', undefined, cookie);
+    expect(already.json().message).toBe(AUTH_COPY.verifyEmailAlready);
+  });
+
+  it('a reset of an unconfirmed account removes what its creator set up: keys stop working at once', async () => {
+    // Someone registers an address that is not theirs and sets the account up.
+    const squatter = await register();
+    const created = await post('/api/v1/api-keys', { name: 'Default', environment: 'live', permissions: ['api'] }, squatter.cookie);
+    expect(created.statusCode).toBe(201);
+    const { key } = created.json();
+    const models = () => harness.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${key}` } });
+    expect((await models()).statusCode).toBe(200);
+    const { db } = harness.app.context.database;
+    await db
+      .insert(userIdentities)
+      .values({ issuer: 'https://issuer.example', subject: `sub-${counter}`, userId: squatter.userId, provider: 'microsoft' });
+
+    // The address's owner resets the password from their mailbox.
+    await post('/api/v1/auth/forgot-password', { email: squatter.email });
+    const reset = await post('/api/v1/auth/reset-password', {
+      token: await mailedToken(squatter.email, PASSWORD_RESET_MAIL_KIND),
+      password: 'Owner-Takes-Back-9',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json().message).toBe(AUTH_COPY.resetDoneReclaimed);
+
+    expect((await models()).statusCode).toBe(401);
+    expect(await db.select().from(userIdentities).where(eq(userIdentities.userId, squatter.userId))).toHaveLength(0);
+    const signedIn = await post('/api/v1/auth/login', { email: squatter.email, password: 'Owner-Takes-Back-9' });
+    expect(signedIn.json().user.verified).toBe(true);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    const keys = (await harness.app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { cookie } })).json().keys;
+    expect(keys.every((entry: { status: string }) => entry.status !== 'active')).toBe(true);
+  });
+
+  it('a reset of a confirmed account keeps its keys', async () => {
+    const owner = await register();
+    expect(
+      (await post('/api/v1/auth/verify-email', { token: await mailedToken(owner.email, EMAIL_VERIFICATION_MAIL_KIND) })).statusCode,
+    ).toBe(200);
+    const { key } = (await post('/api/v1/api-keys', { name: 'Mine', environment: 'live', permissions: ['api'] }, owner.cookie)).json();
+    await post('/api/v1/auth/forgot-password', { email: owner.email });
+    const reset = await post('/api/v1/auth/reset-password', {
+      token: await mailedToken(owner.email, PASSWORD_RESET_MAIL_KIND),
+      password: 'Owner-Keeps-All-9',
+    });
+    expect(reset.json().message).toBe(AUTH_COPY.resetDone);
+    expect((await harness.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(
+      200,
+    );
+  });
+});

@@ -1,0 +1,68 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS } from '@conductor/shared/schemas/auth-copy';
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { findUserById, type UserRow, updateUser } from '../users/users.repository.ts';
+
+export const EMAIL_VERIFICATION_MAIL_KIND = 'email_verification';
+
+/**
+ * Confirmation links are signed, not stored: `<user id>.<expiry in Unix seconds>.<HMAC>`, the
+ * HMAC (SHA-256 under a key derived from SESSION_SECRET) covering the id, the expiry and the
+ * address the link was sent to. A link therefore confirms only that address: once the account's
+ * e-mail changes, older links stop working. Confirming twice is harmless, so a link need not be
+ * single-use.
+ */
+function signature(secret: string, userId: string, email: string, expiresAtSeconds: number): string {
+  const key = createHmac('sha256', secret).update('conductor:email-verification:v1').digest();
+  return createHmac('sha256', key).update(`${userId}\n${email.toLowerCase()}\n${expiresAtSeconds}`).digest('base64url');
+}
+
+export function emailVerificationToken(secret: string, user: Pick<UserRow, 'id' | 'email'>, now: number): string {
+  const expiresAtSeconds = Math.floor((now + EMAIL_VERIFICATION_TTL_MS) / 1000);
+  return `${user.id}.${expiresAtSeconds}.${signature(secret, user.id, user.email, expiresAtSeconds)}`;
+}
+
+/** E-mails a confirmation link for the account's current address. */
+export async function sendEmailVerification(
+  deps: { mailer: Mailer; secret: string },
+  user: Pick<UserRow, 'id' | 'email' | 'name'>,
+  input: { origin: string; now: number },
+): Promise<void> {
+  const link = `${input.origin}/verify-email?token=${emailVerificationToken(deps.secret, user, input.now)}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Confirm your email address for Conductor',
+    kind: EMAIL_VERIFICATION_MAIL_KIND,
+    deliverForMs: EMAIL_VERIFICATION_TTL_MS,
+    text: [
+      `Hi ${user.name},`,
+      '',
+      'Please confirm that this is your email address for your Conductor account:',
+      '',
+      link,
+      '',
+      'The link works for 3 days. Until the address is confirmed, a password reset sent to it removes the API keys, provider keys and single sign-on links set up on the account, in case someone else created it with your address.',
+      '',
+      'If you did not create a Conductor account, ignore this email.',
+      '',
+      'The Conductor team',
+    ].join('\n'),
+  });
+}
+
+/** Marks the account's e-mail as confirmed when the token is valid for its current address. */
+export async function verifyEmail(db: Database, secret: string, token: string, now: number): Promise<UserRow> {
+  const invalid = () => new AppError('bad_request', AUTH_COPY.verifyEmailInvalid, { fields: { token: AUTH_COPY.verifyEmailInvalid } });
+  const [userId = '', expiry = '', given = ''] = token.split('.');
+  const expiresAtSeconds = Number(expiry);
+  if (!Number.isSafeInteger(expiresAtSeconds) || expiresAtSeconds * 1000 < now) throw invalid();
+  const user = await findUserById(db, userId);
+  if (!user) throw invalid();
+  const expected = Buffer.from(signature(secret, user.id, user.email, expiresAtSeconds));
+  const actual = Buffer.from(given);
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw invalid();
+  if (user.verified) return user;
+  return (await updateUser(db, user.id, { verified: true, updatedAt: new Date(now) })) ?? user;
+}

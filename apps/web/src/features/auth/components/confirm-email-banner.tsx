@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { Button } from '~/components/ui/button';
+import { useAuth } from '~/lib/auth';
+import { toast } from '~/lib/toast';
+import { resendConfirmation } from '../api/email-verification';
+
+/**
+ * Above every dashboard page while the account's e-mail is unconfirmed: what to do, and a new
+ * link on request. (Single sign-on accounts arrive confirmed by their provider; so does the demo.)
+ */
+export function ConfirmEmailBanner() {
+  const { user } = useAuth();
+  const [sending, setSending] = useState(false);
+  if (!user || user.verified) return null;
+  const resend = async () => {
+    setSending(true);
+    try {
+      const { message } = await resendConfirmation();
+      toast.success(message);
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : 'Could not send the link. Please try again.');
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <section
+      aria-label="Confirm your email address"
+      className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-warning/40 bg-warning-soft px-4 py-3 text-sm"
+    >
+      <p>
+        <strong className="font-medium">Please confirm your email address.</strong> We sent a link to{' '}
+        <span className="font-medium break-all">{user.email}</span>. Until you confirm it, a password reset removes the account's keys.
+      </p>
+      <Button variant="secondary" size="sm" onClick={() => void resend()} disabled={sending}>
+        {sending ? 'Sending…' : 'Send a new link'}
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '~/lib/api-client';
+import { loadSession } from '~/lib/auth';
+import { confirmEmail } from '../api/email-verification';
+
+type State = { kind: 'confirming' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
+
+/** Confirms the address with the token of the e-mailed link as soon as the page opens. */
+export function VerifyEmail({ token }: { token: string | null }) {
+  const [state, setState] = useState<State>(
+    token ? { kind: 'confirming' } : { kind: 'failed', message: AUTH_COPY.verifyEmailMissingToken },
+  );
+
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    confirmEmail(token).then(
+      ({ message }) => {
+        // A signed-in page learns that the address is confirmed (the dashboard stops asking). A
+        // session fetch already under way may predate the confirmation: one more follows it.
+        void loadSession({ force: true }).then(() => loadSession({ force: true }));
+        if (current) setState({ kind: 'done', message });
+      },
+      (error: unknown) => {
+        if (!current) return;
+        // A 400 is the link itself; anything else (server or network) says what it was.
+        const message =
+          error instanceof ApiError && error.status === 400
+            ? AUTH_COPY.verifyEmailInvalid
+            : error instanceof Error
+              ? error.message
+              : AUTH_COPY.verifyEmailInvalid;
+        setState({ kind: 'failed', message });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+
+  if (state.kind === 'confirming')
+    return (
+      <p role="status" className="text-sm text-muted-foreground">
+        Confirming your email address…
+      </p>
+    );
+  return (
+    <div className="space-y-4">
+      {state.kind === 'done' ? (
+        <p role="status" className="rounded-lg bg-success-soft px-4 py-3 text-sm text-success">
+          {state.message}
+        </p>
+      ) : (
+        <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-sm text-danger">
+          {state.message}
+        </p>
+      )}
+      <Link to="/dashboard" className="inline-block text-sm font-medium text-primary hover:underline">
+        Go to your dashboard
+      </Link>
+    </div>
+  );
+}
