@@ -1,5 +1,5 @@
 import { DEMO_CREDENTIALS } from '@conductor/shared';
-import { DEMO_ACCOUNT_REFUSALS, DEMO_SESSIONS_NOTE } from '@conductor/shared/constants/demo-account';
+import { DEMO_ACCOUNT_REFUSALS, DEMO_SESSIONS_NOTE, DEMO_TICKETS_NOTE } from '@conductor/shared/constants/demo-account';
 import { horizontalOverflow, signInAsDemo } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 
@@ -59,4 +59,19 @@ test('demo account: a new key can only be a test key, and the dialog says why', 
   const refused = await page.request.post('/api/v1/api-keys', { data: { name: 'Live', environment: 'live', permissions: ['api'] } });
   expect(refused.status()).toBe(403);
   expect((await refused.json()).error.message).toBe(DEMO_ACCOUNT_REFUSALS.liveApiKey);
+});
+
+test('demo account: billing shows the plan without offering to change it; support lists no tickets', async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto('/dashboard/billing');
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro');
+  await expect(page.getByTestId('demo-billing-note')).toHaveText(DEMO_ACCOUNT_REFUSALS.billing);
+  await expect(page.getByRole('button', { name: 'Change plan' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
+  const refused = await page.request.post('/api/v1/billing/cancel');
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.message).toBe(DEMO_ACCOUNT_REFUSALS.billing);
+
+  await page.goto('/support');
+  await expect(page.getByRole('region', { name: 'Your tickets' })).toContainText(DEMO_TICKETS_NOTE);
 });

@@ -11,9 +11,14 @@ export const DEMO_ACCOUNT_REFUSALS = {
   email: `The demo account is shared, so its email cannot be changed. ${OWN_ACCOUNT}`,
   deleteAccount: `The demo account is shared, so it cannot be deleted. ${OWN_ACCOUNT}`,
   providerKeys: `The demo account is shared, so provider keys cannot be added or removed on it. ${OWN_ACCOUNT}`,
+  billing: `The demo account is shared, so its plan cannot be changed or cancelled. ${OWN_ACCOUNT}`,
   liveApiKey:
     'The demo account can create test keys only (cc_test_sk_…, answered by the sandbox at no cost). Create your own free account for live keys.',
 } as const;
 
 /** Shown on the demo account's sessions list: other visitors' sessions (their addresses and browsers) are not. */
 export const DEMO_SESSIONS_NOTE = 'The demo account is shared: only this session is shown.';
+
+/** Shown instead of the demo account's ticket list: visitors never see each other's tickets. */
+export const DEMO_TICKETS_NOTE =
+  'The demo account is shared, so the tickets sent from it are not listed here. Our team still answers them by email.';

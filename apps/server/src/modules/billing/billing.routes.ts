@@ -10,6 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../portal/signed-in.ts';
 import { billingOverview, changePlan, findInvoice, listInvoices, previewPlanChange, setCancelAtPeriodEnd } from './billing.service.ts';
 import { renderInvoiceHtml } from './invoice-document.ts';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
+import { refuseOnDemo } from '../users/demo-account.ts';
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, clock } = app.context;
@@ -35,6 +37,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Change plan now, prorated', body: ChangePlanInput, response: { 200: ChangePlanResult } } },
     async (request) => {
       const { user } = signedIn(request);
+      refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.billing);
       const { invoice } = await changePlan(database.db, user, request.body, clock.now());
       return { invoice, billing: await billingOverview(database.db, { id: user.id, plan: request.body.plan }, clock.now()) };
     },
@@ -44,7 +47,9 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/billing/cancel',
     { schema: { tags, summary: 'Cancel at the end of the current period', response: { 200: BillingOverview } } },
     async (request) => {
-      await setCancelAtPeriodEnd(database.db, signedIn(request).user, true, clock.now());
+      const { user } = signedIn(request);
+      refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.billing);
+      await setCancelAtPeriodEnd(database.db, user, true, clock.now());
       return overviewOf(request);
     },
   );
@@ -53,7 +58,9 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/billing/resume',
     { schema: { tags, summary: 'Undo a pending cancellation', response: { 200: BillingOverview } } },
     async (request) => {
-      await setCancelAtPeriodEnd(database.db, signedIn(request).user, false, clock.now());
+      const { user } = signedIn(request);
+      refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.billing);
+      await setCancelAtPeriodEnd(database.db, user, false, clock.now());
       return overviewOf(request);
     },
   );

@@ -118,6 +118,37 @@ describe('the shared demo account', () => {
     expect(stored).toEqual([]);
   });
 
+  it('refuses changing, cancelling or resuming the plan; the plan stays as it was', async () => {
+    const before = (await demoRow())?.plan;
+    expectRefused(
+      await call('POST', '/api/v1/billing/change-plan', visitor, { plan: 'free', period: 'monthly' }),
+      DEMO_ACCOUNT_REFUSALS.billing,
+    );
+    expectRefused(await call('POST', '/api/v1/billing/cancel', visitor), DEMO_ACCOUNT_REFUSALS.billing);
+    expectRefused(await call('POST', '/api/v1/billing/resume', visitor), DEMO_ACCOUNT_REFUSALS.billing);
+    expect((await demoRow())?.plan).toBe(before);
+    expect((await call('GET', '/api/v1/billing', visitor)).statusCode).toBe(200);
+  });
+
+  it("lists no support tickets, so visitors never read each other's (or their files)", async () => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      subject: 'My private question',
+      priority: 'low',
+      category: 'other',
+      description: 'Visitor A asks.',
+    }))
+      form.append(key, value);
+    form.append('attachments', new Blob([Buffer.from('%PDF-1.4\n%%EOF')], { type: 'application/pdf' }), 'private.pdf');
+    const sent = await harness.app.inject({ method: 'POST', url: '/api/v1/support/tickets', payload: form, headers: { cookie: visitor } });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const attachmentId = sent.json().ticket.attachments[0].id as string;
+    const listed = await call('GET', '/api/v1/support/tickets', other.cookie);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().tickets).toEqual([]);
+    expect((await call('GET', `/api/v1/support/attachments/${attachmentId}`, other.cookie)).statusCode).toBe(404);
+  });
+
   it('refuses a live API key but creates a test key, which the sandbox answers', async () => {
     const live = await call('POST', '/api/v1/api-keys', visitor, { name: 'Spend it', environment: 'live', permissions: ['api'] });
     expectRefused(live, DEMO_ACCOUNT_REFUSALS.liveApiKey);

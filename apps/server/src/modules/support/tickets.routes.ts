@@ -54,15 +54,18 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // The shared demo account lists none: its visitors must not read each other's tickets (or files).
   app.get('/api/v1/support/tickets', { onRequest: app.requireUser, schema: { response: { 200: SupportTicketList } } }, async (request) => ({
-    tickets: await listTickets(app.context, request.auth?.user.id ?? ''),
+    tickets: request.auth?.user.isDemo ? [] : await listTickets(app.context, request.auth?.user.id ?? ''),
   }));
 
   app.get(
     '/api/v1/support/attachments/:id',
     { onRequest: app.requireUser, schema: { params: z.object({ id: z.string().uuid() }) } },
     async (request, reply) => {
-      const attachment = await findAttachmentForUser(app.context.database.db, request.auth?.user.id ?? '', request.params.id);
+      const attachment = request.auth?.user.isDemo
+        ? undefined
+        : await findAttachmentForUser(app.context.database.db, request.auth?.user.id ?? '', request.params.id);
       if (!attachment) throw new AppError('not_found', 'Attachment not found.');
       return reply
         .header('content-type', attachment.mimeType)

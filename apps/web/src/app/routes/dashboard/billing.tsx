@@ -1,4 +1,5 @@
 import { OVERAGE_USD_PER_1K_TOKENS } from '@conductor/shared';
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { useQuery } from '@tanstack/react-query';
 import { CreditCard, FileText } from 'lucide-react';
 import { DashboardPage } from '~/components/layouts/dashboard-page';
@@ -12,6 +13,7 @@ import { ChangePlanDialog } from '~/features/billing/components/change-plan-dial
 import { InvoiceTable } from '~/features/billing/components/invoice-table';
 import { shownTokens } from '~/features/usage/shown-tokens';
 import { formatCents, formatLastDay, formatNumber, formatUtcDate } from '~/lib/format';
+import { useAuth } from '~/lib/auth';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Billing', 'Your plan, usage this month, invoices and payment method.', '/dashboard/billing');
@@ -32,6 +34,8 @@ export default function BillingPage() {
   const invoices = useQuery(invoicesQuery());
   const data = billing.data;
   const paid = data && (data.plan === 'pro' || data.plan === 'enterprise');
+  // The shared demo account's plan is the same for every visitor: shown, not changed.
+  const isDemo = useAuth().user?.isDemo === true;
 
   return (
     <DashboardPage title="Billing" description="Your plan, usage this month, invoices and payment method.">
@@ -65,10 +69,16 @@ export default function BillingPage() {
                 testId="next-billing-date"
               />
             </dl>
-            <div className="mt-4 flex flex-wrap gap-2">
-              <ChangePlanDialog billing={data} />
-              {paid && <CancelSubscription billing={data} />}
-            </div>
+            {isDemo ? (
+              <p className="mt-4 text-sm text-muted-foreground" data-testid="demo-billing-note">
+                {DEMO_ACCOUNT_REFUSALS.billing}
+              </p>
+            ) : (
+              <div className="mt-4 flex flex-wrap gap-2">
+                <ChangePlanDialog billing={data} />
+                {paid && <CancelSubscription billing={data} />}
+              </div>
+            )}
           </Card>
 
           <Card className="min-w-0 p-5">

@@ -1,3 +1,4 @@
+import { DEMO_TICKETS_NOTE } from '@conductor/shared/constants/demo-account';
 import { lazy, Suspense } from 'react';
 import { Skeleton } from '~/components/ui/skeleton';
 import { useAuth } from '~/lib/auth';
@@ -7,8 +8,17 @@ const MyTicketsList = lazy(() => import('./my-tickets-list'));
 
 /** A signed-in user's tickets, newest first. Nothing for visitors. */
 export function MyTickets() {
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
   if (!isAuthenticated) return null;
+  if (user?.isDemo)
+    return (
+      <section aria-labelledby="my-tickets-title" className="mt-10">
+        <h3 id="my-tickets-title" className="text-lg font-semibold">
+          Your tickets
+        </h3>
+        <p className="mt-4 text-sm text-muted-foreground">{DEMO_TICKETS_NOTE}</p>
+      </section>
+    );
   return (
     <section aria-labelledby="my-tickets-title" className="mt-10">
       <h3 id="my-tickets-title" className="text-lg font-semibold">
