@@ -204,6 +204,28 @@ describe('plan limits (in-memory store)', () => {
     }
   });
 
+  it('a provider this server has no endpoint for (Azure without AZURE_OPENAI_BASE_URL) is refused as such, own key or not', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'enterprise');
+    const { db } = gateway.app.context.database;
+    await upsertProviderKey(
+      db,
+      gateway.app.context.secrets.encryptionKey,
+      userId,
+      'azure',
+      '0123456789abcdef0123456789abcdef',
+      clock.now(),
+    );
+    invalidateProviderKeyCache(userId);
+    const refused = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'azure-gpt-4o', messages })
+      .catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as APIError).code).toBe('provider_not_configured');
+    expect((refused as APIError).message).toBe(
+      '400 Azure OpenAI is not available on this server: its operator has not configured an endpoint for it. Choose another model.',
+    );
+  });
+
   it('counts no token quota on the byo-keys plan, which uses only the account’s own keys', async () => {
     const { userId, key } = await createAccountWithKey(gateway.app, 'byo-keys');
     await seedUsage(gateway.app, userId, 5_000_000, new Date(clock.now()));

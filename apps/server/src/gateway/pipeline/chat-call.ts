@@ -3,7 +3,7 @@ import type { ChatCompletionRequest, RoutingPolicy, Usage } from '@conductor/sha
 import { ROUTING_HEADER, SANDBOX_LATENCY_HEADER } from '@conductor/shared/openai/models';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayPrincipal } from '../auth/api-key-auth.ts';
-import { chooseKey, type KeyChoice } from '../credentials/upstreams.ts';
+import { chooseKey, type KeyChoice, type Upstreams } from '../credentials/upstreams.ts';
 import { errors, GatewayError } from '../gateway-error.ts';
 import type { GatewayRuntime } from '../gateway-runtime.ts';
 import { type Admitted, QuotaRefusal } from '../limits/account-limiter.ts';
@@ -139,7 +139,7 @@ export class ChatCall {
     if (policy.targets) for (const target of unavailable) route.add(target, 'no-key');
     if (policy.targets) for (const target of unsupported) route.add(target, 'unsupported-format');
     if (targets.length === 0 && unavailable.length === 0 && unsupported.length > 0) throw unsupportedFormat(body, unsupported);
-    if (targets.length === 0) throw errors.providerNotConfigured(notConfiguredMessage(unavailable, this.#principal));
+    if (targets.length === 0) throw errors.providerNotConfigured(notConfiguredMessage(unavailable, this.#principal, upstreams));
     const resolved = targets.map((target): ResolvedTarget => {
       const upstream = upstreams[target.model.provider];
       const key = keyFor(target.model) as KeyChoice;
@@ -428,8 +428,12 @@ function estimatedUsage(prompt: number, content: string | null): Usage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-function notConfiguredMessage(unavailable: WeightedModel[], principal: GatewayPrincipal): string {
-  const providers = [...new Set(unavailable.map((target) => PROVIDER_NAMES[target.model.provider]))].join(', ') || 'this model';
+function notConfiguredMessage(unavailable: WeightedModel[], principal: GatewayPrincipal, upstreams: Upstreams): string {
+  const ids = [...new Set(unavailable.map((target) => target.model.provider))];
+  const providers = ids.map((provider) => PROVIDER_NAMES[provider]).join(', ') || 'this model';
+  // A provider the server cannot reach at all (Azure OpenAI without its resource URL): no key of the caller's would help.
+  if (ids.length > 0 && ids.every((provider) => upstreams[provider].baseUrl === undefined))
+    return `${providers} is not available on this server: its operator has not configured an endpoint for it. Choose another model.`;
   return principal.plan === 'byo-keys'
     ? `No key for ${providers}: add your own provider key in the dashboard, or route to a provider you have a key for.`
     : `${providers} is not configured on this server: add your own provider key in the dashboard, or choose another model.`;
