@@ -16,6 +16,9 @@ describe('error handler', () => {
     app.get('/api/v1/other', async () => {
       throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
     });
+    app.get('/v1/other', async () => {
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    });
     const wrapped = await app.inject({ url: '/api/v1/wrapped' });
     expect(wrapped.statusCode).toBe(400);
     expect(wrapped.json()).toEqual({
@@ -28,6 +31,11 @@ describe('error handler', () => {
     const other = await app.inject({ url: '/api/v1/other' });
     expect(other.statusCode).toBe(500);
     expect(other.body).not.toContain('deadlock');
+    expect(other.json().error.code).toBe('internal');
+    // The same failure under /v1 is the gateway's own 500 code, in the OpenAI envelope.
+    const publicApi = await app.inject({ url: '/v1/other' });
+    expect(publicApi.statusCode).toBe(500);
+    expect(publicApi.json()).toMatchObject({ error: { type: 'api_error', code: 'internal_error', param: null } });
     await app.close();
   });
 

@@ -101,7 +101,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, view: Er
         message: view.message,
         type: OPENAI_TYPE[view.statusCode] ?? 'api_error',
         param: view.param ?? null,
-        code: view.code,
+        // The gateway's own 500 code (GatewayError), so `/v1` callers see one code for it.
+        code: view.code === 'internal' ? 'internal_error' : view.code,
       },
     });
   }
