@@ -5,16 +5,26 @@ import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, OpenAiError
 /** The tag the gateway's routes carry: every one of them needs an API key. */
 export const GATEWAY_TAG = 'Gateway';
 
-const ERROR_RESPONSES: Record<string, string> = {
+const ERROR_RESPONSES: Record<number, string> = {
   400: 'Invalid request (`invalid_request_error`): a body field, the routing policy or an unsupported parameter.',
   401: 'Missing, invalid, revoked or expired API key (`authentication_error`).',
   403: 'The key lacks the `api` permission (`permission_error`).',
   404: 'Unknown model (`not_found_error`).',
-  429: 'Plan rate limit (`rate_limit_error`) or monthly token quota (`insufficient_quota`) reached; see the Retry-After header.',
+  409: 'The provider reported a conflict (`api_error`, transient) after retries and failover.',
+  413: 'The body is over 8 MB (`request_too_large`).',
+  415: 'The body is not `application/json` (`unsupported_media_type`).',
+  429: 'Plan rate limit (`rate_limit_error`) or monthly token quota (`insufficient_quota`) reached, or too many refused keys from this address; see the Retry-After header.',
+  500: 'Unexpected failure (`api_error`, `internal_error`).',
   502: 'The upstream provider failed (`upstream_error`) after retries and failover.',
   503: 'No healthy provider can serve the request right now (`upstream_error`); see Retry-After.',
   504: 'The upstream provider timed out (`timeout_error`).',
 };
+/** Which errors each gateway operation can answer (any other: 401, 403, 429 from the key checks, and 500). */
+const ROUTE_ERRORS: Record<string, readonly number[]> = {
+  'POST /v1/chat/completions': [400, 401, 403, 404, 409, 413, 415, 429, 500, 502, 503, 504],
+  'GET /v1/models/:model': [401, 403, 404, 429, 500],
+};
+const KEY_CHECK_ERRORS = [401, 403, 429, 500] as const;
 
 const shape = ChatCompletionRequest.shape;
 /** The chat request with field descriptions for the document; validation stays the shared schema's. */
@@ -80,9 +90,9 @@ export function describeGatewayRoute(
   const extra = DOCUMENTED[`${method} ${url}`];
   const errorSchema = json(OpenAiErrorEnvelope, 'output');
   const errors = Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: errorSchema } } },
+    (ROUTE_ERRORS[`${method} ${url}`] ?? KEY_CHECK_ERRORS).map((status) => [
+      String(status),
+      { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: errorSchema } } },
     ]),
   );
   return {
