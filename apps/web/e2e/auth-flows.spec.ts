@@ -80,13 +80,15 @@ test('a 401 in the middle of a session logs out with the spec toast', async ({ p
 });
 
 test('forgot password -> e-mail in the outbox -> reset -> sign in with the new password', async ({ page, request }) => {
-  const account = await registerAccount(request, 'forgot');
-  // The address is confirmed first, with the link mailed on registration.
+  // Registered in the page's browser: the address is confirmed first, with the link mailed on registration, by its own session.
+  const account = await registerAccount(page.request, 'forgot');
   const confirmation = await readConfirmationLink(request, account.email);
   expect(confirmation.pathname).toBe('/verify-email');
   await page.goto(`${confirmation.pathname}${confirmation.search}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your email address');
   await expect(page.getByRole('status')).toHaveText(AUTH_COPY.verifyEmailDone);
+  // Then, signed out, the password is forgotten.
+  await page.context().clearCookies();
   await page.goto('/login');
   await waitForHydration(page);
   await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -147,12 +149,35 @@ test('a reset of an unconfirmed account says what it removed', async ({ page, re
 });
 
 test('a confirmation link that is wrong, or missing, says so and leads to the dashboard', async ({ page, consoleErrors }) => {
+  await registerAccount(page.request, 'wrong-link');
   await page.goto('/verify-email?token=00000000-0000-0000-0000-000000000000.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.verifyEmailInvalid);
   await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/dashboard');
   await page.goto('/verify-email');
   await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.verifyEmailMissingToken);
   allowFailedResources(consoleErrors, [400]);
+});
+
+test('a confirmation link opened signed out asks to sign in, and the dashboard confirms it then', async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  const account = await registerAccount(request, 'signed-out');
+  await request.post('/api/v1/onboarding/complete', { data: { mode: 'hosted' } });
+  const link = await readConfirmationLink(request, account.email);
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole('status')).toHaveText(AUTH_COPY.verifyEmailSignIn);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await waitForHydration(page);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expectToast(page, AUTH_COPY.verifyEmailDone);
+  await expect(page.getByRole('region', { name: 'Confirm your email address' })).toHaveCount(0);
+  allowFailedResources(consoleErrors, [401]);
 });
 
 test('the dashboard asks an unconfirmed account to confirm, sends a new link, and stops asking once confirmed', async ({

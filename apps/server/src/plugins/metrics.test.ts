@@ -73,7 +73,7 @@ describe('GET /metrics', () => {
   });
 
   it('does not count a request relayed by a reverse proxy on the same host as local', async () => {
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }]) {
       const relayed = await harness.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers });
       expect(relayed.statusCode).toBe(403);
       const withToken = await harness.app.inject({

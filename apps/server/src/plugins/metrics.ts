@@ -29,6 +29,7 @@ function allowed(request: FastifyRequest, token: string | undefined): boolean {
   }
   // Loopback means a local scraper, not a reverse proxy on the same host relaying anyone: a
   // forwarded request (a trusted proxy's client address, or any forwarding header) is not local.
-  const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  const { headers } = request;
+  const forwarded = headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined;
   return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '') && LOOPBACK.has(request.ip);
 }

@@ -21,4 +21,4 @@ export const DEMO_SESSIONS_NOTE = 'The demo account is shared: only this session
 
 /** Shown instead of the demo account's ticket list: visitors never see each other's tickets. */
 export const DEMO_TICKETS_NOTE =
-  'The demo account is shared, so the tickets sent from it are not listed here. Our team still answers them by email.';
+  'The demo account is shared, so the tickets sent from it are not listed here, and replies go to the demo address. To get an answer, create your own free account or send the form signed out.';

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { passwordResets, userIdentities, users } from '../../db/schema/index.ts';
+import { passwordResets, users } from '../../db/schema/index.ts';
 import type { NewUserRow, UserRow } from '../users/users.repository.ts';
 
 /** Inserts the user unless the e-mail is taken (case-insensitively); undefined means taken. */
@@ -39,9 +39,4 @@ export async function retirePasswordResets(db: Database, userId: string, now: nu
     .update(passwordResets)
     .set({ usedAt: new Date(now) })
     .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
-}
-
-/** Unlinks every single sign-on identity of the user. */
-export async function deleteIdentitiesOfUser(db: Database, userId: string): Promise<void> {
-  await db.delete(userIdentities).where(eq(userIdentities.userId, userId));
 }

@@ -13,6 +13,7 @@ import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { addressBucket } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
 import { oidcPlugin } from '../oidc/oidc.plugin.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -60,7 +61,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   async function limitByIp(limiter: ReturnType<typeof createLimiter>, request: FastifyRequest) {
-    const waitMs = await consumeOrWait(limiter, request.ip);
+    const waitMs = await consumeOrWait(limiter, addressBucket(request.ip));
     if (waitMs > 0) {
       throw new AppError('rate_limited', MESSAGES.rateLimited, {
         retryAfterSeconds: Math.ceil(waitMs / 1000),
@@ -158,12 +159,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await limitByIp(linkUsesPerIp, request);
-      const { reclaimed } = await resetPassword(db, {
+      const { reclaimed, user } = await resetPassword(db, {
         token: request.body.token,
         password: request.body.password,
         now: clock.now(),
         keepSessionTokenHash: request.auth?.session.tokenHash,
       });
+      // The owner who just proved the mailbox gets a link to confirm the address too.
+      if (reclaimed && user) mailVerification(request, user);
       return { message: reclaimed ? AUTH_COPY.resetDoneReclaimed : AUTH_COPY.resetDone };
     },
   );
@@ -180,7 +183,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await limitByIp(linkUsesPerIp, request);
-      await verifyEmail(db, secrets.sessionSecret, request.body.token, clock.now());
+      // The account's own session only (email-verification.ts); the page asks to sign in first.
+      if (!request.auth) throw new AppError('unauthorized', AUTH_COPY.verifyEmailSignIn);
+      await verifyEmail(db, secrets.sessionSecret, request.body.token, request.auth.user, clock.now());
       return { message: AUTH_COPY.verifyEmailDone };
     },
   );

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { manualClock } from '../../../test/gateway/gateway-helpers.ts';
-import { userIdentities, users } from '../../db/schema/index.ts';
+import { providerKeys, userIdentities, users } from '../../db/schema/index.ts';
+import { upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { readOutbox } from '../../lib/mailer.ts';
 import { EMAIL_VERIFICATION_MAIL_KIND, emailVerificationToken } from './email-verification.ts';
 import { PASSWORD_RESET_MAIL_KIND } from './password-reset.service.ts';
@@ -54,6 +55,19 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
   const me = async (cookie: string) =>
     (await harness.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { cookie } })).json().user;
 
+  it("confirms only from the account's own session: signed out it asks to sign in, another account's session is refused", async () => {
+    const owner = await register();
+    const token = await mailedToken(owner.email, EMAIL_VERIFICATION_MAIL_KIND);
+    const signedOut = await post('/api/v1/auth/verify-email', { token });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json().error.message).toBe(AUTH_COPY.verifyEmailSignIn);
+    const someoneElse = await register();
+    const refused = await post('/api/v1/auth/verify-email', { token }, someoneElse.cookie);
+    expect(refused.statusCode).toBe(400);
+    expect((await me(owner.cookie)).verified).toBe(false);
+    expect((await me(someoneElse.cookie)).verified).toBe(false);
+  });
+
   it('mails a confirmation link on registration that confirms the address, and may be used again', async () => {
     const { email, cookie } = await register();
     const token = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
@@ -61,20 +75,20 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     expect(mail?.subject).toBe('Confirm your email address for Conductor');
     expect(mail?.text).toContain('http://localhost/verify-email?token=');
 
-    const confirmed = await post('/api/v1/auth/verify-email', { token });
+    const confirmed = await post('/api/v1/auth/verify-email', { token }, cookie);
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json()).toEqual({ message: AUTH_COPY.verifyEmailDone });
     expect((await me(cookie)).verified).toBe(true);
-    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/verify-email', { token }, cookie)).statusCode).toBe(200);
   });
 
   it('refuses a tampered, expired or malformed link, and one for an address the account no longer has', async () => {
-    const { email, userId } = await register();
+    const { email, userId, cookie } = await register();
     const token = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
     const [id, expiry, signature = ''] = token.split('.');
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [`${id}.${expiry}.${flipped}`, `${id}.${Number(expiry) + 1}.${signature}`, 'not-a-token', '']) {
-      const refused = await post('/api/v1/auth/verify-email', { token: bad });
+      const refused = await post('/api/v1/auth/verify-email', { token: bad }, cookie);
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error.message).toContain(AUTH_COPY.verifyEmailInvalid);
     }
@@ -83,13 +97,13 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     const secret = harness.app.context.secrets.sessionSecret;
     const expired = emailVerificationToken(secret, user!, clock.now() - EMAIL_VERIFICATION_TTL_MS - 1_000);
-    expect((await post('/api/v1/auth/verify-email', { token: expired })).statusCode).toBe(400);
+    expect((await post('/api/v1/auth/verify-email', { token: expired }, cookie)).statusCode).toBe(400);
 
     await db
       .update(users)
       .set({ email: `moved-${email}` })
       .where(eq(users.id, userId));
-    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(400);
+    expect((await post('/api/v1/auth/verify-email', { token }, cookie)).statusCode).toBe(400);
     const [after] = await db.select().from(users).where(eq(users.id, userId));
     expect(after?.verified).toBe(false);
   });
@@ -106,9 +120,9 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().user).toMatchObject({ email: moved, verified: false });
-    expect((await post('/api/v1/auth/verify-email', { token: oldToken })).statusCode).toBe(400);
+    expect((await post('/api/v1/auth/verify-email', { token: oldToken }, cookie)).statusCode).toBe(400);
     const token = await mailedToken(moved, EMAIL_VERIFICATION_MAIL_KIND);
-    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/verify-email', { token }, cookie)).statusCode).toBe(200);
     expect((await me(cookie)).verified).toBe(true);
   });
 
@@ -127,12 +141,12 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     expect(limited.json().error.message).toBe(MESSAGES.rateLimited);
 
     const token = await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND, 4);
-    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/verify-email', { token }, cookie)).statusCode).toBe(200);
     const already = await post('/api/v1/auth/verification-email', undefined, cookie);
     expect(already.json().message).toBe(AUTH_COPY.verifyEmailAlready);
   });
 
-  it('a reset of an unconfirmed account removes what its creator set up: keys stop working at once', async () => {
+  it('a reset of an unconfirmed account removes what its creator set up, and leaves confirming to the link', async () => {
     // Someone registers an address that is not theirs and sets the account up.
     const squatter = await register();
     const created = await post('/api/v1/api-keys', { name: 'Default', environment: 'live', permissions: ['api'] }, squatter.cookie);
@@ -141,9 +155,20 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     const models = () => harness.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${key}` } });
     expect((await models()).statusCode).toBe(200);
     const { db } = harness.app.context.database;
+    await upsertProviderKey(
+      db,
+      harness.app.context.secrets.encryptionKey,
+      squatter.userId,
+      'openai',
+      'sk-squatterOwnedKey0001',
+      clock.now(),
+    );
     await db
-      .insert(userIdentities)
-      .values({ issuer: 'https://issuer.example', subject: `sub-${counter}`, userId: squatter.userId, provider: 'microsoft' });
+      .update(users)
+      .set({ routingPolicy: { strategy: 'cost' } })
+      .where(eq(users.id, squatter.userId));
+    const identity = { issuer: 'https://issuer.example', subject: `sub-${counter}`, userId: squatter.userId, provider: 'google' };
+    await db.insert(userIdentities).values(identity);
 
     // The address's owner resets the password from their mailbox.
     await post('/api/v1/auth/forgot-password', { email: squatter.email });
@@ -155,18 +180,48 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     expect(reset.json().message).toBe(AUTH_COPY.resetDoneReclaimed);
 
     expect((await models()).statusCode).toBe(401);
-    expect(await db.select().from(userIdentities).where(eq(userIdentities.userId, squatter.userId))).toHaveLength(0);
+    expect(await db.select().from(providerKeys).where(eq(providerKeys.userId, squatter.userId))).toEqual([]);
+    const [row] = await db.select().from(users).where(eq(users.id, squatter.userId));
+    expect(row?.routingPolicy).toBeNull();
+    // Not confirmed by the reset (an e-mail change may have raced it); the owner gets a link instead.
+    expect(row?.verified).toBe(false);
+    await mailedToken(squatter.email, EMAIL_VERIFICATION_MAIL_KIND, 2);
+    // Identities are kept: one is created only for an address its provider confirmed.
+    expect(await db.select().from(userIdentities).where(eq(userIdentities.userId, squatter.userId))).toHaveLength(1);
+    // The squatter's session ended with the reset.
+    expect((await harness.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { cookie: squatter.cookie } })).statusCode).toBe(
+      401,
+    );
+
     const signedIn = await post('/api/v1/auth/login', { email: squatter.email, password: 'Owner-Takes-Back-9' });
-    expect(signedIn.json().user.verified).toBe(true);
     const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
     const keys = (await harness.app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { cookie } })).json().keys;
     expect(keys.every((entry: { status: string }) => entry.status !== 'active')).toBe(true);
   });
 
+  it('a reset racing an e-mail change never confirms the new address', async () => {
+    const account = await register();
+    await post('/api/v1/auth/forgot-password', { email: account.email });
+    const token = await mailedToken(account.email, PASSWORD_RESET_MAIL_KIND);
+    const victim = `victim-${counter}@victim.example`;
+    await Promise.all([
+      harness.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/settings/profile',
+        headers: { cookie: account.cookie },
+        payload: { name: 'Vera', email: victim, currentPassword: PASSWORD },
+      }),
+      post('/api/v1/auth/reset-password', { token, password: 'Racing-Reset-Pass-9' }),
+    ]);
+    const [row] = await harness.app.context.database.db.select().from(users).where(eq(users.id, account.userId));
+    expect(row?.verified).toBe(false);
+  });
+
   it('a reset of a confirmed account keeps its keys', async () => {
     const owner = await register();
     expect(
-      (await post('/api/v1/auth/verify-email', { token: await mailedToken(owner.email, EMAIL_VERIFICATION_MAIL_KIND) })).statusCode,
+      (await post('/api/v1/auth/verify-email', { token: await mailedToken(owner.email, EMAIL_VERIFICATION_MAIL_KIND) }, owner.cookie))
+        .statusCode,
     ).toBe(200);
     const { key } = (await post('/api/v1/api-keys', { name: 'Mine', environment: 'live', permissions: ['api'] }, owner.cookie)).json();
     await post('/api/v1/auth/forgot-password', { email: owner.email });

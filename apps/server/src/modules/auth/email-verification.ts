@@ -3,7 +3,9 @@ import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS } from '@conductor/shared/schemas/
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { findUserById, type UserRow, updateUser } from '../users/users.repository.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { users } from '../../db/schema/index.ts';
+import { findUserById, type UserRow } from '../users/users.repository.ts';
 
 export const EMAIL_VERIFICATION_MAIL_KIND = 'email_verification';
 
@@ -52,17 +54,28 @@ export async function sendEmailVerification(
   });
 }
 
-/** Marks the account's e-mail as confirmed when the token is valid for its current address. */
-export async function verifyEmail(db: Database, secret: string, token: string, now: number): Promise<UserRow> {
+/**
+ * Marks the signed-in account's e-mail as confirmed when the token is valid for it and its
+ * current address. Only the account's own session may confirm: otherwise whoever registered
+ * someone else's address would have it confirmed the moment that person (or a mail scanner)
+ * opened the link, and would keep what they set up through the owner's reset (ADR 0010).
+ */
+export async function verifyEmail(db: Database, secret: string, token: string, signedIn: UserRow, now: number): Promise<UserRow> {
   const invalid = () => new AppError('bad_request', AUTH_COPY.verifyEmailInvalid, { fields: { token: AUTH_COPY.verifyEmailInvalid } });
   const [userId = '', expiry = '', given = ''] = token.split('.');
   const expiresAtSeconds = Number(expiry);
-  if (!Number.isSafeInteger(expiresAtSeconds) || expiresAtSeconds * 1000 < now) throw invalid();
-  const user = await findUserById(db, userId);
-  if (!user) throw invalid();
+  if (userId !== signedIn.id || !Number.isSafeInteger(expiresAtSeconds) || expiresAtSeconds * 1000 < now) throw invalid();
+  const user = (await findUserById(db, userId)) ?? signedIn;
   const expected = Buffer.from(signature(secret, user.id, user.email, expiresAtSeconds));
   const actual = Buffer.from(given);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw invalid();
   if (user.verified) return user;
-  return (await updateUser(db, user.id, { verified: true, updatedAt: new Date(now) })) ?? user;
+  // Only while the address is still the one the link was signed for (an e-mail change may race this).
+  const [confirmed] = await db
+    .update(users)
+    .set({ verified: true, updatedAt: new Date(now) })
+    .where(and(eq(users.id, user.id), sql`lower(${users.email}) = lower(${user.email})`))
+    .returning();
+  if (!confirmed) throw invalid();
+  return confirmed;
 }

@@ -1,4 +1,5 @@
 import { AUTH_COPY, PASSWORD_RESET_TTL_MS } from '@conductor/shared/schemas/auth-copy';
+import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -7,14 +8,8 @@ import { hashPassword } from '../../lib/password.ts';
 import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
 import { deleteAllProviderKeys } from '../provider-keys/provider-keys.repository.ts';
-import { findUserByEmail, findUserById, updateUser } from '../users/users.repository.ts';
-import {
-  consumePasswordReset,
-  deleteIdentitiesOfUser,
-  insertPasswordReset,
-  retirePasswordResets,
-  setPasswordHash,
-} from './accounts.repository.ts';
+import { findUserByEmail, findUserById, type UserRow, updateUser } from '../users/users.repository.ts';
+import { consumePasswordReset, insertPasswordReset, retirePasswordResets, setPasswordHash } from './accounts.repository.ts';
 import { assertPasswordAcceptable } from './auth.service.ts';
 import { revokeUserSessions } from './session.service.ts';
 
@@ -61,15 +56,18 @@ export async function sendPasswordResetLink(
 
 /**
  * Sets the new password, retires the link (and every other one), and signs the user out
- * everywhere else. The link proves its user owns the address; when the account's address had not
- * been confirmed, whoever created the account may not have owned it (anyone can register any
- * address), so what they set up goes: API keys, provider keys and single sign-on links, and the
- * address counts as confirmed from now on. `reclaimed` says whether that happened.
+ * everywhere else. When the account's address had not been confirmed, whoever created the
+ * account may not have owned it (anyone can register any address), so what they set up that
+ * would go on working for them goes: API keys, provider keys and the routing default
+ * (`reclaimed`). The reset does not confirm the address: the link was mailed to the address the
+ * account had then, which an e-mail change racing it may have replaced; the confirmation link
+ * (signed for one address, ADR 0010) does that. Single sign-on links stay: accounts are created
+ * from an identity only for an address its provider confirmed.
  */
 export async function resetPassword(
   db: Database,
   input: { token: string; password: string; now: number; keepSessionTokenHash?: string | undefined },
-): Promise<{ reclaimed: boolean }> {
+): Promise<{ reclaimed: boolean; user?: UserRow }> {
   assertPasswordAcceptable(input.password);
   const userId = await consumePasswordReset(db, sha256(input.token), input.now);
   if (!userId) throw new AppError('bad_request', AUTH_COPY.resetInvalid, { fields: { token: AUTH_COPY.resetInvalid } });
@@ -78,11 +76,13 @@ export async function resetPassword(
   await revokeUserSessions(db, userId, input.now, input.keepSessionTokenHash);
   const user = await findUserById(db, userId);
   if (!user || user.verified) return { reclaimed: false };
-  await revokeAllApiKeys(db, userId, input.now);
-  await deleteAllProviderKeys(db, userId);
-  await deleteIdentitiesOfUser(db, userId);
-  await updateUser(db, userId, { verified: true, updatedAt: new Date(input.now) });
+  // Under the API keys' account lock: a key being created at this moment lands before or after, never between.
+  await withAccountLock(db, 'api-keys', userId, async (tx) => {
+    await revokeAllApiKeys(tx, userId, input.now);
+    await deleteAllProviderKeys(tx, userId);
+    await updateUser(tx, userId, { routingPolicy: null, updatedAt: new Date(input.now) });
+  });
   invalidateProviderKeyCache(userId);
   invalidateAccountCache(userId);
-  return { reclaimed: true };
+  return { reclaimed: true, user };
 }

@@ -39,7 +39,7 @@ describe('forgot and reset password', () => {
     const response = await post('/api/v1/auth/register', { name: 'Rosa', email, password: OLD_PASSWORD });
     const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
     const token = (await mailedLink(email, EMAIL_VERIFICATION_MAIL_KIND)).searchParams.get('token') ?? '';
-    expect((await post('/api/v1/auth/verify-email', { token })).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/verify-email', { token }, cookie)).statusCode).toBe(200);
     return { email, cookie };
   }
 

@@ -41,6 +41,8 @@ const passwordChecksThrottled = (minutes: number) =>
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, clock, secrets, mailer, env } = app.context;
   const tags = ['Settings'];
+  // The same limiter name as the auth routes' resend: on Redis they share one count per account.
+  const confirmationMails = createLimiter({ name: 'verification-account', points: 3, durationSeconds: 60 * 60, redis: app.context.redis });
   const passwordChecks = createLimiter({ name: 'settings-password-check', redis: app.context.redis, ...PASSWORD_CHECKS });
   /**
    * Runs a change that checks the current password (the password itself, the e-mail). Wrong
@@ -75,8 +77,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const update = () => updateProfile(database.db, user, request.body, clock.now(), mailer);
       // Only a change that checks the password counts (and clears the count): a name alone must not reset the guesses.
       const updated = await (profileChangeChecksPassword(user, request.body) ? checkingPassword(user.id, update) : update());
-      // A new address is unconfirmed: its confirmation link goes to it after the answer.
-      if (updated.email !== user.email && !updated.verified) {
+      // A new address is unconfirmed: its confirmation link goes to it after the answer, at most
+      // three an hour per account (as the banner's resend), so changes cannot flood an inbox.
+      if (updated.email !== user.email && !updated.verified && (await consumeOrWait(confirmationMails, user.id)) === 0) {
         const confirming = { id: user.id, email: updated.email, name: updated.name };
         mailer.background(
           sendEmailVerification({ mailer, secret: secrets.sessionSecret }, confirming, {

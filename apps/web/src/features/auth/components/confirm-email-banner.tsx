@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '~/components/ui/button';
-import { useAuth } from '~/lib/auth';
+import { loadSession, useAuth } from '~/lib/auth';
 import { toast } from '~/lib/toast';
-import { resendConfirmation } from '../api/email-verification';
+import { confirmEmail, resendConfirmation, takePendingConfirmation } from '../api/email-verification';
 
 /**
  * Above every dashboard page while the account's e-mail is unconfirmed: what to do, and a new
@@ -11,6 +11,20 @@ import { resendConfirmation } from '../api/email-verification';
 export function ConfirmEmailBanner() {
   const { user } = useAuth();
   const [sending, setSending] = useState(false);
+  const unconfirmed = user !== null && !user.verified;
+  // A link opened while signed out (verify-email.tsx) is confirmed now that the account is signed in.
+  useEffect(() => {
+    if (!unconfirmed) return;
+    const token = takePendingConfirmation();
+    if (!token) return;
+    confirmEmail(token).then(
+      ({ message }) => {
+        toast.success(message);
+        void loadSession({ force: true });
+      },
+      (error: unknown) => toast.error(error instanceof Error ? error.message : 'Could not confirm your email address.'),
+    );
+  }, [unconfirmed]);
   if (!user || user.verified) return null;
   const resend = async () => {
     setSending(true);
