@@ -65,6 +65,17 @@ test('settings: profile save, e-mail and password changes with the current one c
   await openai.getByRole('button', { name: 'Remove key' }).click();
   await expect(openai).toContainText('Not set');
   await expect(openai.getByRole('button', { name: 'Add' })).toBeFocused();
+
+  // An Azure OpenAI key comes with the resource it belongs to.
+  const azure = page.getByTestId('provider-azure');
+  await azure.getByRole('button', { name: 'Add' }).click();
+  await azure.getByLabel('Azure OpenAI API key').fill('0123456789abcdef0123456789abcdef');
+  await azure.getByLabel('Azure OpenAI resource URL').fill('https://evil.example.com');
+  await azure.getByRole('button', { name: 'Save' }).click();
+  await expect(azure.getByRole('alert')).toContainText('Enter your Azure OpenAI resource URL');
+  await azure.getByLabel('Azure OpenAI resource URL').fill('https://my-resource.openai.azure.com');
+  await azure.getByRole('button', { name: 'Save' }).click();
+  await expect(azure.getByTestId('provider-endpoint')).toHaveText('Resource: my-resource.openai.azure.com');
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   // The refused e-mail change and the failed password attempts answer 400 on purpose.
   const kept = consoleErrors.filter((message) => !/status of 400\b/.test(message));

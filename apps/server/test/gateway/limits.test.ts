@@ -204,7 +204,7 @@ describe('plan limits (in-memory store)', () => {
     }
   });
 
-  it('a provider this server has no endpoint for (Azure without AZURE_OPENAI_BASE_URL) is refused as such, own key or not', async () => {
+  it('a provider this server has no endpoint for (Azure without AZURE_OPENAI_BASE_URL) is refused as such with an own key that has none', async () => {
     const { userId, key } = await createAccountWithKey(gateway.app, 'enterprise');
     const { db } = gateway.app.context.database;
     await upsertProviderKey(
@@ -222,7 +222,7 @@ describe('plan limits (in-memory store)', () => {
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect((refused as APIError).code).toBe('provider_not_configured');
     expect((refused as APIError).message).toBe(
-      '400 Azure OpenAI is not available on this server: its operator has not configured an endpoint for it. Choose another model.',
+      '400 Azure OpenAI is not configured on this server: add your own key with its resource URL in the dashboard, or choose another model.',
     );
   });
 

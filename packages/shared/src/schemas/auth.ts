@@ -9,6 +9,8 @@ export const ProviderKeySummary = z.object({
   provider: z.enum(PROVIDER_IDS),
   masked: z.string(),
   active: z.boolean(),
+  /** Azure OpenAI: the account's own resource the key belongs to (null: the server's). */
+  endpoint: z.string().nullable(),
 });
 
 /** The signed-in user as the portal sees it (spec section 3, User). */

@@ -47,7 +47,23 @@ export const DeleteAccountInput = z
 export type DeleteAccountInput = z.infer<typeof DeleteAccountInput>;
 
 export const ProviderParams = z.object({ provider: z.enum(PROVIDER_IDS) });
-export const ProviderKeyInput = z.object({ key: z.string().max(512) }).strict();
+/**
+ * A provider key; for Azure OpenAI also the resource it belongs to (`https://<resource>.openai.azure.com`).
+ * Without one, an Azure key is used on the server's own resource.
+ */
+export const ProviderKeyInput = z
+  .object({
+    key: z.string().max(512),
+    endpoint: z
+      .string()
+      .trim()
+      .max(300)
+      .regex(/^https?:\/\/[^\s/]+\/?$/, 'Enter the resource URL, like https://your-resource.openai.azure.com')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+  })
+  .strict();
+export type ProviderKeyInput = z.input<typeof ProviderKeyInput>;
 
 export const SessionView = z.object({
   id: z.string(),

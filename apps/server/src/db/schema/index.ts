@@ -130,6 +130,8 @@ export const providerKeys = pgTable(
     iv: bytea('iv').notNull(),
     authTag: bytea('auth_tag').notNull(),
     masked: text('masked').notNull(),
+    /** Azure OpenAI only: the account's own resource (`https://….openai.azure.com`); null: the server's. */
+    baseUrl: text('base_url'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

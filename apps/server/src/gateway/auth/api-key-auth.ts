@@ -21,6 +21,8 @@ export interface GatewayPrincipal {
   routingPolicy: unknown;
   /** The account's own provider keys, decrypted in memory only (live keys only). Never log. */
   providerKeys: Partial<Record<ProviderId, string>>;
+  /** Where an own key must be sent when not to the server's endpoint (Azure OpenAI: the account's resource). */
+  providerEndpoints?: Partial<Record<ProviderId, string>>;
 }
 
 interface CacheEntry {
@@ -212,6 +214,7 @@ export class ApiKeyAuthenticator {
         plan: user.plan,
         routingPolicy: user.routingPolicy ?? null,
         providerKeys: environment === 'live' ? this.#decrypt(user.id, found.providerKeys) : {},
+        providerEndpoints: environment === 'live' ? endpointsOf(found.providerKeys) : {},
       },
       expiresAt,
     };
@@ -233,4 +236,11 @@ export class ApiKeyAuthenticator {
     }
     return keys;
   }
+}
+
+/** The own endpoints stored with the account's provider keys (checked when saved, settings.service.ts). */
+function endpointsOf(rows: ProviderKeyRow[]): Partial<Record<ProviderId, string>> {
+  const endpoints: Partial<Record<ProviderId, string>> = {};
+  for (const row of rows) if (row.baseUrl) endpoints[row.provider as ProviderId] = row.baseUrl;
+  return endpoints;
 }

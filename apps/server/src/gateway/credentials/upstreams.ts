@@ -70,20 +70,27 @@ export function loadUpstreams(env: Env): Upstreams {
 export interface KeyChoice {
   credentials: ProviderCredentials;
   keySource: 'byok' | 'hosted';
+  /** The circuit breaker of the endpoint the key is sent to (an account's own Azure resource has its own). */
+  breakerKey: string;
 }
 
 /**
- * The key for one provider: the account's own key first (BYOK), else the server's hosted key.
- * Accounts on the byo-keys plan use only their own keys (their traffic has no quota on ours).
+ * The key for one provider: the account's own key first (BYOK), sent to the account's own
+ * endpoint when it gave one (Azure OpenAI: its resource), else the server's; without an own key,
+ * the server's hosted key. Accounts on the byo-keys plan use only their own keys (their traffic
+ * has no quota on ours).
  */
 export function chooseKey(upstream: Upstream, principal: GatewayPrincipal): KeyChoice | undefined {
-  if (upstream.baseUrl === undefined) return undefined;
   const own = principal.providerKeys[upstream.provider];
+  const ownEndpoint = own === undefined ? undefined : principal.providerEndpoints?.[upstream.provider];
+  const baseUrl = ownEndpoint ?? upstream.baseUrl;
+  if (baseUrl === undefined) return undefined;
   const apiKey = own ?? (principal.plan === 'byo-keys' ? undefined : upstream.hostedKey);
   if (apiKey === undefined) return undefined;
-  const credentials: ProviderCredentials = { apiKey, baseUrl: upstream.baseUrl };
+  const credentials: ProviderCredentials = { apiKey, baseUrl };
   if (upstream.apiVersion !== undefined) credentials.apiVersion = upstream.apiVersion;
-  return { credentials, keySource: own !== undefined ? 'byok' : 'hosted' };
+  const breakerKey = baseUrl === upstream.baseUrl ? upstream.breakerKey : `${upstream.provider} ${baseUrl}`;
+  return { credentials, keySource: own !== undefined ? 'byok' : 'hosted', breakerKey };
 }
 
 /** Providers with a hosted key and a usable base URL (what /v1/health counts). */

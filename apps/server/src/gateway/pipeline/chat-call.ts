@@ -148,7 +148,7 @@ export class ChatCall {
         adapter: upstream.adapter,
         credentials: key.credentials,
         keySource: key.keySource,
-        breakerKey: upstream.breakerKey,
+        breakerKey: key.breakerKey,
       };
     });
     const admitted = this.#admitTargets(body, promptEstimate, resolved, route);
@@ -431,9 +431,9 @@ function estimatedUsage(prompt: number, content: string | null): Usage {
 function notConfiguredMessage(unavailable: WeightedModel[], principal: GatewayPrincipal, upstreams: Upstreams): string {
   const ids = [...new Set(unavailable.map((target) => target.model.provider))];
   const providers = ids.map((provider) => PROVIDER_NAMES[provider]).join(', ') || 'this model';
-  // A provider the server cannot reach at all (Azure OpenAI without its resource URL): no key of the caller's would help.
+  // A provider the server has no endpoint for (Azure OpenAI without its resource URL): the caller's own key needs its own.
   if (ids.length > 0 && ids.every((provider) => upstreams[provider].baseUrl === undefined))
-    return `${providers} is not available on this server: its operator has not configured an endpoint for it. Choose another model.`;
+    return `${providers} is not configured on this server: add your own key with its resource URL in the dashboard, or choose another model.`;
   return principal.plan === 'byo-keys'
     ? `No key for ${providers}: add your own provider key in the dashboard, or route to a provider you have a key for.`
     : `${providers} is not configured on this server: add your own provider key in the dashboard, or choose another model.`;

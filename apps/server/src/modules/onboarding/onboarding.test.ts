@@ -76,7 +76,7 @@ describe('onboarding', () => {
     expect(body.user.apiKeys).toEqual(
       ['anthropic', 'azure', 'google', 'mistral', 'openai'].map((provider) => {
         const key = KEYS[provider as keyof typeof KEYS];
-        return { provider, masked: `${key.slice(0, 8)}...${key.slice(-4)}`, active: true };
+        return { provider, masked: `${key.slice(0, 8)}...${key.slice(-4)}`, active: true, endpoint: null };
       }),
     );
     for (const key of Object.values(KEYS)) expect(response.body).not.toContain(key);

@@ -12,15 +12,17 @@ export async function upsertProviderKey(
   provider: ProviderId,
   secret: string,
   now: number,
+  /** Azure OpenAI: the account's own resource (null: the server's). */
+  baseUrl: string | null = null,
 ): Promise<{ provider: ProviderId; masked: string }> {
   const sealed = seal(secret, encryptionKey);
   const masked = maskProviderKey(secret);
   await db
     .insert(providerKeys)
-    .values({ userId, provider, ...sealed, masked, createdAt: new Date(now), updatedAt: new Date(now) })
+    .values({ userId, provider, ...sealed, masked, baseUrl, createdAt: new Date(now), updatedAt: new Date(now) })
     .onConflictDoUpdate({
       target: [providerKeys.userId, providerKeys.provider],
-      set: { ...sealed, masked, updatedAt: new Date(now) },
+      set: { ...sealed, masked, baseUrl, updatedAt: new Date(now) },
     });
   return { provider, masked };
 }

@@ -21,6 +21,7 @@ import { findUserById, updateUser, type UserRow } from '../users/users.repositor
 import { toPublicUser } from '../users/users.service.ts';
 import { emailChangedNotice } from './email-change-notice.ts';
 import { deleteUserRow, emailTakenByAnother, listLiveSessionsOfUser } from './settings.repository.ts';
+import { getAdapter, validateBaseUrl } from '../../gateway/providers/registry.ts';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
 export const NO_PASSWORD = 'Your account signs in with single sign-on, so it has no password to change.';
@@ -156,19 +157,39 @@ export async function saveProviderKey(
   encryptionKey: Buffer,
   user: Pick<UserRow, 'id' | 'isDemo'>,
   provider: ProviderId,
-  key: string,
+  input: { key: string; endpoint?: string | undefined; allowLocalEndpoint?: boolean },
   now: number,
 ): Promise<PublicUser> {
   refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.providerKeys, 'key');
   const userId = user.id;
-  const parsed = PROVIDER_KEY_RULES[provider].safeParse(key);
+  const parsed = PROVIDER_KEY_RULES[provider].safeParse(input.key);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? 'Invalid key';
     throw new AppError('validation_failed', message, { fields: { key: message } });
   }
-  await upsertProviderKey(db, encryptionKey, userId, provider, parsed.data, now);
+  const endpoint = providerEndpoint(provider, input.endpoint, input.allowLocalEndpoint ?? false);
+  await upsertProviderKey(db, encryptionKey, userId, provider, parsed.data, now, endpoint);
   invalidateProviderKeyCache(userId);
   return publicUserById(db, userId, now);
+}
+
+/**
+ * An Azure OpenAI key belongs to one resource, so it may come with that resource's URL: checked
+ * like the server's own (https, the provider's hosts, no credentials or query), so a key is never
+ * sent elsewhere. Other providers have one endpoint: none may be given.
+ */
+function providerEndpoint(provider: ProviderId, endpoint: string | undefined, allowLocal: boolean): string | null {
+  if (endpoint === undefined) return null;
+  if (provider !== 'azure') {
+    const message = 'Only an Azure OpenAI key takes an endpoint.';
+    throw new AppError('validation_failed', message, { fields: { endpoint: message } });
+  }
+  const check = validateBaseUrl(getAdapter('azure'), endpoint, allowLocal);
+  if (!check.ok) {
+    const message = 'Enter your Azure OpenAI resource URL: https://<resource>.openai.azure.com (or .cognitiveservices.azure.com).';
+    throw new AppError('validation_failed', message, { fields: { endpoint: message } });
+  }
+  return check.baseUrl;
 }
 
 /**

@@ -180,7 +180,7 @@ describe('settings', () => {
       const { cookie, user } = await createUserWithSession(harness.app);
       const saved = await call('POST', '/api/v1/settings/provider-keys/openai', cookie, { key: OPENAI_KEY });
       expect(saved.statusCode).toBe(200);
-      expect(saved.json().user.apiKeys).toEqual([{ provider: 'openai', masked: 'sk-abcde...6789', active: true }]);
+      expect(saved.json().user.apiKeys).toEqual([{ provider: 'openai', masked: 'sk-abcde...6789', active: true, endpoint: null }]);
       expect(saved.body).not.toContain(OPENAI_KEY);
 
       const [raw] = await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id));
@@ -191,7 +191,7 @@ describe('settings', () => {
       expect(await loadDecryptedProviderKeys(db(), harness.app.context.secrets.encryptionKey, user.id)).toEqual({ openai: OPENAI_KEY });
 
       const replaced = await call('POST', '/api/v1/settings/provider-keys/openai', cookie, { key: 'sk-ZZZZ1111222233334444' });
-      expect(replaced.json().user.apiKeys).toEqual([{ provider: 'openai', masked: 'sk-ZZZZ1...4444', active: true }]);
+      expect(replaced.json().user.apiKeys).toEqual([{ provider: 'openai', masked: 'sk-ZZZZ1...4444', active: true, endpoint: null }]);
       const removed = await call('DELETE', '/api/v1/settings/provider-keys/openai', cookie);
       expect(removed.json().user.apiKeys).toEqual([]);
       expect((await call('DELETE', '/api/v1/settings/provider-keys/openai', cookie)).statusCode).toBe(404);

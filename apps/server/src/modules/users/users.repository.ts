@@ -50,7 +50,7 @@ export async function usageTotals(
 
 export async function listProviderKeySummaries(db: Database, userId: string) {
   return db
-    .select({ provider: providerKeys.provider, masked: providerKeys.masked })
+    .select({ provider: providerKeys.provider, masked: providerKeys.masked, endpoint: providerKeys.baseUrl })
     .from(providerKeys)
     .where(eq(providerKeys.userId, userId))
     .orderBy(providerKeys.provider);

@@ -35,7 +35,9 @@ export async function toPublicUser(db: Database, user: UserRow, now: number): Pr
       requestsLimit: limits.requestsPerMinute,
     },
     apiKeys: keys
-      .filter((key): key is { provider: ProviderId; masked: string } => (PROVIDER_IDS as readonly string[]).includes(key.provider))
-      .map((key) => ({ provider: key.provider, masked: key.masked, active: true })),
+      .filter((key): key is { provider: ProviderId; masked: string; endpoint: string | null } =>
+        (PROVIDER_IDS as readonly string[]).includes(key.provider),
+      )
+      .map((key) => ({ provider: key.provider, masked: key.masked, active: true, endpoint: key.endpoint })),
   };
 }

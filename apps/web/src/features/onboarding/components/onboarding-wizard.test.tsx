@@ -24,7 +24,7 @@ const FREE = { id: 'u1', name: 'Ada Lovelace', plan: 'free', apiKeys: [], onboar
 const BYO = {
   ...FREE,
   plan: 'byo-keys',
-  apiKeys: [{ provider: 'mistral', masked: 'mistral-...6789', active: true }],
+  apiKeys: [{ provider: 'mistral', masked: 'mistral-...6789', active: true, endpoint: null }],
 } as unknown as PublicUser;
 
 const step = () => screen.getByTestId('onboarding-step');

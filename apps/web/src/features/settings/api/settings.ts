@@ -44,8 +44,8 @@ export function useChangePassword() {
 
 export const useSaveProviderKey = () =>
   useMutation({
-    mutationFn: ({ provider, key }: { provider: ProviderId; key: string }) =>
-      withUser(api.post<UserResponse>(`/settings/provider-keys/${provider}`, { key })),
+    mutationFn: ({ provider, key, endpoint }: { provider: ProviderId; key: string; endpoint?: string }) =>
+      withUser(api.post<UserResponse>(`/settings/provider-keys/${provider}`, endpoint ? { key, endpoint } : { key })),
   });
 
 export const useRemoveProviderKey = () =>

@@ -32,7 +32,7 @@ const demo = {
   hasPassword: true,
   isDemo: true,
   plan: 'pro',
-  apiKeys: [{ provider: 'openai', masked: 'sk-abcde...1234', active: true }],
+  apiKeys: [{ provider: 'openai', masked: 'sk-abcde...1234', active: true, endpoint: null }],
 } as PublicUser;
 
 function renderWithProviders(node: React.ReactNode) {

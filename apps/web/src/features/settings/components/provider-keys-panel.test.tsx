@@ -13,7 +13,7 @@ vi.mock('../api/settings', () => ({
 vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
 const user = (plan: PublicUser['plan'], keys: PublicUser['apiKeys']) => ({ id: 'u1', plan, apiKeys: keys }) as PublicUser;
-const openAiKey = [{ provider: 'openai' as const, masked: 'sk-abcde...1234', active: true }];
+const openAiKey = [{ provider: 'openai' as const, masked: 'sk-abcde...1234', active: true, endpoint: null }];
 
 function renderPanel(account: PublicUser) {
   render(

@@ -3,6 +3,7 @@ import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account'
 import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
@@ -12,11 +13,14 @@ import { useRemoveProviderKey, useSaveProviderKey } from '../api/settings';
 function ProviderRow({
   provider,
   masked,
+  endpoint,
   ownKeysOnly,
   locked,
 }: {
   provider: ProviderId;
   masked: string | undefined;
+  /** Azure OpenAI: the account's own resource its key is sent to (null: the server's). */
+  endpoint: string | null | undefined;
   ownKeysOnly: boolean;
   /** Keys cannot be changed here (the shared demo account): the row shows its state and offers no action. */
   locked: boolean;
@@ -35,6 +39,10 @@ function ProviderRow({
   });
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // An Azure key belongs to one resource: its URL is asked for with it.
+  const takesEndpoint = provider === 'azure';
+  const [resource, setResource] = useState('');
+  const [endpointError, setEndpointError] = useState<string | null>(null);
   const save = useSaveProviderKey();
   const remove = useRemoveProviderKey();
   const name = PROVIDER_NAMES[provider];
@@ -48,13 +56,17 @@ function ProviderRow({
       return;
     }
     try {
-      await save.mutateAsync({ provider, key: parsed.data });
+      await save.mutateAsync({ provider, key: parsed.data, ...(takesEndpoint && resource.trim() ? { endpoint: resource.trim() } : {}) });
       toast.success(`${name} key saved`);
       setEditing(false);
       setValue('');
+      setResource('');
       setError(null);
+      setEndpointError(null);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Could not save the key.');
+      const fields = failure instanceof ApiError ? failure.fields : undefined;
+      if (fields?.endpoint) setEndpointError(fields.endpoint);
+      else setError(failure instanceof Error ? failure.message : 'Could not save the key.');
     }
   };
 
@@ -64,7 +76,14 @@ function ProviderRow({
         <div className="min-w-0">
           <p className="font-medium">{name}</p>
           {masked ? (
-            <code className="font-mono text-xs text-muted-foreground">{masked}</code>
+            <>
+              <code className="font-mono text-xs text-muted-foreground">{masked}</code>
+              {takesEndpoint && (
+                <p className="text-xs break-all text-muted-foreground" data-testid="provider-endpoint">
+                  {endpoint ? `Resource: ${endpoint.replace(/^https:\/\//, '')}` : "On this server's Azure resource"}
+                </p>
+              )}
+            </>
           ) : (
             <p className="text-xs text-muted-foreground">Not set</p>
           )}
@@ -157,6 +176,34 @@ function ProviderRow({
                 {error}
               </p>
             )}
+            {takesEndpoint && (
+              <>
+                <label htmlFor={`${inputId}-endpoint`} className="sr-only">
+                  {name} resource URL
+                </label>
+                <Input
+                  id={`${inputId}-endpoint`}
+                  type="url"
+                  autoComplete="off"
+                  placeholder="https://your-resource.openai.azure.com"
+                  value={resource}
+                  aria-invalid={endpointError ? true : undefined}
+                  aria-describedby={`${inputId}-endpoint-hint`}
+                  onChange={(event) => {
+                    setResource(event.target.value);
+                    setEndpointError(null);
+                  }}
+                />
+                <p
+                  id={`${inputId}-endpoint-hint`}
+                  className={`text-xs ${endpointError ? 'text-danger' : 'text-muted-foreground'}`}
+                  role={endpointError ? 'alert' : undefined}
+                >
+                  {endpointError ??
+                    "The resource your key belongs to, with deployments named gpt-4o and gpt-4o-mini. Leave it empty to use this server's."}
+                </p>
+              </>
+            )}
           </div>
           <div className="flex gap-2">
             <Button type="submit" size="md" disabled={save.isPending}>
@@ -167,7 +214,9 @@ function ProviderRow({
               onClick={() => {
                 setEditing(false);
                 setValue('');
+                setResource('');
                 setError(null);
+                setEndpointError(null);
               }}
             >
               Cancel
@@ -182,6 +231,7 @@ function ProviderRow({
 /** Add, replace or remove your own provider keys; they are stored encrypted and only ever shown masked. */
 export function ProviderKeysPanel({ user }: { user: PublicUser }) {
   const masked = new Map(user.apiKeys.map((key) => [key.provider, key.masked]));
+  const endpoints = new Map(user.apiKeys.map((key) => [key.provider, key.endpoint]));
   const ownKeysOnly = user.plan === 'byo-keys';
   return (
     <>
@@ -201,7 +251,14 @@ export function ProviderKeysPanel({ user }: { user: PublicUser }) {
       )}
       <ul className="divide-y divide-border">
         {PROVIDER_IDS.map((provider) => (
-          <ProviderRow key={provider} provider={provider} masked={masked.get(provider)} ownKeysOnly={ownKeysOnly} locked={user.isDemo} />
+          <ProviderRow
+            key={provider}
+            provider={provider}
+            masked={masked.get(provider)}
+            endpoint={endpoints.get(provider)}
+            ownKeysOnly={ownKeysOnly}
+            locked={user.isDemo}
+          />
         ))}
       </ul>
     </>

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonHeaders } from '../../src/modules/portal/portal-testing.ts';
+import { createUserWithSession } from '../helpers.ts';
+import { addKey, closeFakes, type Fakes, fake, type LiveGateway, sdk, startFakes, startGateway } from './gateway-helpers.ts';
+
+const AZURE_KEY = '0123456789abcdef0123456789abcdef';
+
+/** An Azure OpenAI key belongs to one resource: the account gives that resource with its key. */
+describe('own Azure OpenAI key with its own resource', () => {
+  let fakes: Fakes;
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    fakes = await startFakes(['azure']);
+    // The server itself has no Azure resource (no AZURE_OPENAI_BASE_URL) and no hosted Azure key.
+    gateway = await startGateway({});
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await closeFakes(fakes);
+  });
+
+  const save = (cookie: string, provider: string, payload: unknown) =>
+    gateway.app.inject({
+      method: 'POST',
+      url: `/api/v1/settings/provider-keys/${provider}`,
+      headers: jsonHeaders(cookie),
+      payload: JSON.stringify(payload),
+    });
+
+  it('serves azure models on the account’s own resource, with its own key', async () => {
+    const { user, cookie } = await createUserWithSession(gateway.app, { plan: 'byo-keys' });
+    const { key } = await addKey(gateway.app, user.id);
+    const saved = await save(cookie, 'azure', { key: AZURE_KEY, endpoint: `${fake(fakes, 'azure').baseUrl}/` });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().user.apiKeys).toEqual([
+      { provider: 'azure', masked: expect.any(String), active: true, endpoint: fake(fakes, 'azure').baseUrl },
+    ]);
+
+    const providers = (await sdk(gateway.origin, key).get('/providers')) as {
+      data: { id: string; configured: boolean; key_source: string }[];
+    };
+    expect(providers.data.find((provider) => provider.id === 'azure')).toMatchObject({ configured: true, key_source: 'byok' });
+
+    const before = fake(fakes, 'azure').requests.length;
+    const { data, response } = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'azure-gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    expect(data.model).toBe('azure-gpt-4o-mini');
+    expect(response.headers.get('x-conductor-provider')).toBe('azure');
+    const requests = fake(fakes, 'azure').requests.slice(before);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.apiKey).toBe(AZURE_KEY);
+  });
+
+  it('refuses an endpoint that is not an Azure resource URL, and an endpoint for another provider', async () => {
+    const { cookie } = await createUserWithSession(gateway.app, { plan: 'byo-keys' });
+    for (const endpoint of [
+      'https://evil.example.com',
+      'http://myres.openai.azure.com',
+      'https://user:pw@myres.openai.azure.com',
+      'not a url',
+    ]) {
+      const refused = await save(cookie, 'azure', { key: AZURE_KEY, endpoint });
+      expect(refused.statusCode, endpoint).toBe(400);
+      expect(Object.keys(refused.json().error.fields ?? {})).toEqual(['endpoint']);
+    }
+    const openai = await save(cookie, 'openai', { key: 'sk-ownOpenAiKey000001', endpoint: 'https://myres.openai.azure.com' });
+    expect(openai.statusCode).toBe(400);
+    expect(openai.json().error.fields).toEqual({ endpoint: 'Only an Azure OpenAI key takes an endpoint.' });
+  });
+
+  it('without an own resource and without the server’s, the azure models are not configured', async () => {
+    const { user, cookie } = await createUserWithSession(gateway.app, { plan: 'byo-keys' });
+    const { key } = await addKey(gateway.app, user.id);
+    expect((await save(cookie, 'azure', { key: AZURE_KEY })).statusCode).toBe(200);
+    const refused = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'azure-gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((error: unknown) => error as { status: number; code: string });
+    expect(refused).toMatchObject({ status: 400, code: 'provider_not_configured' });
+  });
+});
