@@ -2,8 +2,8 @@ import { ChatCompletionRequest } from '@conductor/shared/openai/chat';
 import { SANDBOX_LATENCY_HEADER, SANDBOX_MAX_LATENCY_MS } from '@conductor/shared/openai/models';
 import { GatewayError } from '../gateway-error.ts';
 import { plainChatRequest } from './plain-request.ts';
+import { isRecord } from '../../lib/is-record.ts';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const sent = (value: unknown) => value !== undefined && value !== null;
 
 /**

@@ -1,9 +1,9 @@
 import { STREAM_DEFAULT, TEMPERATURE } from '@conductor/shared';
 import { ChatCompletionRequest, ChatRole } from '@conductor/shared/openai/chat';
+import { isRecord } from '../../lib/is-record.ts';
 
 type Check = (value: unknown) => boolean;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const between =
   (min: number, max: number): Check =>
   (value) =>

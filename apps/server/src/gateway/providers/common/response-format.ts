@@ -1,5 +1,6 @@
 import type { StructuredFormat } from '@conductor/shared';
 import type { ChatCompletionRequest } from '@conductor/shared/openai/chat';
+import { isRecord } from '../../../lib/is-record.ts';
 import { compact } from './messages.ts';
 
 /** The JSON output a request asks for (`json_object` or `json_schema`), or undefined for plain text. */
@@ -30,4 +31,16 @@ export function openAiResponseFormat(request: ChatCompletionRequest): Record<str
     type: 'json_schema',
     json_schema: compact({ name, description: description ?? undefined, schema: schema ?? undefined, strict: strict ?? undefined }),
   };
+}
+
+/** What a local `$ref` (`#/$defs/<name>` or `#/definitions/<name>`, JSON-pointer escapes decoded) names in `root`; undefined for any other. */
+export function localRef(root: Record<string, unknown>, ref: unknown): unknown {
+  const match = typeof ref === 'string' ? /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) : null;
+  const definitions = match ? root[match[1] as string] : undefined;
+  if (!match || !isRecord(definitions)) return undefined;
+  return definitions[
+    decodeURIComponent(match[2] as string)
+      .replaceAll('~1', '/')
+      .replaceAll('~0', '~')
+  ];
 }

@@ -1,4 +1,6 @@
+import { localRef } from '../common/response-format.ts';
 import { ProviderRequestError } from '../common/stream-error.ts';
+import { isRecord } from '../../../lib/is-record.ts';
 
 /**
  * A JSON Schema as Gemini's `generationConfig.responseSchema` takes it: the OpenAPI 3.0 subset
@@ -29,8 +31,6 @@ const UNSUPPORTED = ['allOf', 'not', 'if', 'then', 'else', 'patternProperties', 
 /** Deeper than this is refused (and a `$ref` cycle ends here). */
 const MAX_DEPTH = 32;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function refuse(detail: string): never {
   throw new ProviderRequestError(
     `Google Gemini cannot take this response_format JSON schema: ${detail}. Route the request to a model of another provider, or simplify the schema.`,
@@ -44,16 +44,7 @@ export function geminiSchema(root: Record<string, unknown>): GeminiSchema {
 }
 
 function resolveRef(root: Record<string, unknown>, ref: unknown): Record<string, unknown> {
-  const match = typeof ref === 'string' ? /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) : null;
-  const definitions = match ? root[match[1] as string] : undefined;
-  const target =
-    match && isRecord(definitions)
-      ? definitions[
-          decodeURIComponent(match[2] as string)
-            .replaceAll('~1', '/')
-            .replaceAll('~0', '~')
-        ]
-      : undefined;
+  const target = localRef(root, ref);
   if (!isRecord(target)) refuse(`'$ref' ${JSON.stringify(ref)} does not name a definition in this schema`);
   return target;
 }

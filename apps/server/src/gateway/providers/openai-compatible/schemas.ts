@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../../../lib/is-record.ts';
 
 /**
  * OpenAI-compatible wire bodies (OpenAI, Azure OpenAI, Mistral), parsed loosely: only the members
@@ -49,7 +50,6 @@ export const UpstreamChunk = z.object({
 });
 export type UpstreamChunk = z.infer<typeof UpstreamChunk>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
 
 const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;

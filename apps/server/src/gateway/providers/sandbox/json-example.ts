@@ -1,3 +1,6 @@
+import { isRecord } from '../../../lib/is-record.ts';
+import { localRef } from '../common/response-format.ts';
+
 /**
  * The sandbox's structured answer: a deterministic JSON value of the caller's JSON Schema, so
  * code that parses a `json_schema` answer can be tested with a test key. Strings take `text`
@@ -8,17 +11,9 @@
  */
 const MAX_DEPTH = 12;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export function jsonExample(schema: Record<string, unknown>, text: string): unknown {
   let textUsed = false;
   const root = schema;
-
-  const resolve = (ref: unknown): unknown => {
-    const match = typeof ref === 'string' ? /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) : null;
-    const definitions = match ? root[match[1] as string] : undefined;
-    return match && isRecord(definitions) ? definitions[match[2] as string] : undefined;
-  };
 
   const stringFor = (name: string): string => {
     if (textUsed) return name || 'sandbox';
@@ -28,7 +23,7 @@ export function jsonExample(schema: Record<string, unknown>, text: string): unkn
 
   const example = (node: unknown, depth: number, name: string): unknown => {
     if (!isRecord(node) || depth > MAX_DEPTH) return null;
-    if (node.$ref !== undefined) return example(resolve(node.$ref), depth + 1, name);
+    if (node.$ref !== undefined) return example(localRef(root, node.$ref), depth + 1, name);
     if (node.const !== undefined) return node.const;
     if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[0];
     const options = node.anyOf ?? node.oneOf;
