@@ -20,7 +20,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { authenticate, registerAccount } from './auth.service.ts';
 import { devOutboxRoutes } from './dev-outbox.routes.ts';
-import { sendEmailVerification, verifyEmail } from './email-verification.ts';
+import { mailVerificationLater, verifyEmail } from './email-verification.ts';
 import { consumeOrWait, createLimiter } from './limiter.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 import { resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
@@ -51,14 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   /** Sends the account's confirmation link after the answer (closing the app waits for it). */
-  function mailVerification(request: FastifyRequest, user: UserRow) {
-    mailer.background(
-      sendEmailVerification({ mailer, secret: secrets.sessionSecret }, user, {
-        origin: publicOrigin(env, request),
-        now: clock.now(),
-      }).catch((error: unknown) => request.log.error({ err: error }, 'confirmation e-mail failed')),
-    );
-  }
+  const mailVerification = (request: FastifyRequest, user: UserRow) => mailVerificationLater(app.context, request, user);
 
   async function limitByIp(limiter: ReturnType<typeof createLimiter>, request: FastifyRequest) {
     const waitMs = await consumeOrWait(limiter, addressBucket(request.ip));

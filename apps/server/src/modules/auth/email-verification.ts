@@ -3,6 +3,9 @@ import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS } from '@conductor/shared/schemas/
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { publicOrigin } from './public-origin.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/index.ts';
 import { findUserById, type UserRow } from '../users/users.repository.ts';
@@ -52,6 +55,23 @@ export async function sendEmailVerification(
       'The Conductor team',
     ].join('\n'),
   });
+}
+
+/**
+ * Sends the confirmation link for `user`'s address after the answer (closing the app waits for
+ * it); a failure is logged, never the request's error.
+ */
+export function mailVerificationLater(
+  context: Pick<AppContext, 'mailer' | 'secrets' | 'env' | 'clock'>,
+  request: FastifyRequest,
+  user: Pick<UserRow, 'id' | 'email' | 'name'>,
+): void {
+  const { mailer, secrets, env, clock } = context;
+  mailer.background(
+    sendEmailVerification({ mailer, secret: secrets.sessionSecret }, user, { origin: publicOrigin(env, request), now: clock.now() }).catch(
+      (error: unknown) => request.log.error({ err: error }, 'confirmation e-mail failed'),
+    ),
+  );
 }
 
 /**

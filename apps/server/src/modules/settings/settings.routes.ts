@@ -14,9 +14,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { sendEmailVerification } from '../auth/email-verification.ts';
+import { mailVerificationLater } from '../auth/email-verification.ts';
 import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
-import { publicOrigin } from '../auth/public-origin.ts';
 import { signedIn } from '../portal/signed-in.ts';
 import {
   changePassword,
@@ -80,13 +79,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       // A new address is unconfirmed: its confirmation link goes to it after the answer, at most
       // three an hour per account (as the banner's resend), so changes cannot flood an inbox.
       if (updated.email !== user.email && !updated.verified && (await consumeOrWait(confirmationMails, user.id)) === 0) {
-        const confirming = { id: user.id, email: updated.email, name: updated.name };
-        mailer.background(
-          sendEmailVerification({ mailer, secret: secrets.sessionSecret }, confirming, {
-            origin: publicOrigin(env, request),
-            now: clock.now(),
-          }).catch((error: unknown) => request.log.error({ err: error }, 'confirmation e-mail failed')),
-        );
+        mailVerificationLater(app.context, request, { id: user.id, email: updated.email, name: updated.name });
       }
       return { user: updated };
     },
