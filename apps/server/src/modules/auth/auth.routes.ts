@@ -53,14 +53,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Sends the account's confirmation link after the answer (closing the app waits for it). */
   const mailVerification = (request: FastifyRequest, user: UserRow) => mailVerificationLater(app.context, request, user);
 
-  async function limitByIp(limiter: ReturnType<typeof createLimiter>, request: FastifyRequest) {
-    const waitMs = await consumeOrWait(limiter, addressBucket(request.ip));
-    if (waitMs > 0) {
-      throw new AppError('rate_limited', MESSAGES.rateLimited, {
-        retryAfterSeconds: Math.ceil(waitMs / 1000),
-      });
-    }
+  /** Takes a point for `key`; none left is a 429 with Retry-After. */
+  async function limit(limiter: ReturnType<typeof createLimiter>, key: string) {
+    const waitMs = await consumeOrWait(limiter, key);
+    if (waitMs > 0) throw new AppError('rate_limited', MESSAGES.rateLimited, { retryAfterSeconds: Math.ceil(waitMs / 1000) });
   }
+  const limitByIp = (limiter: ReturnType<typeof createLimiter>, request: FastifyRequest) => limit(limiter, addressBucket(request.ip));
 
   app.get(
     '/api/v1/auth/session',
@@ -193,8 +191,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.auth?.user;
       if (!user) throw new AppError('unauthorized', MESSAGES.sessionExpired);
       if (user.verified) return { message: AUTH_COPY.verifyEmailAlready };
-      const waitMs = await consumeOrWait(verificationMailsPerAccount, user.id);
-      if (waitMs > 0) throw new AppError('rate_limited', MESSAGES.rateLimited, { retryAfterSeconds: Math.ceil(waitMs / 1000) });
+      await limit(verificationMailsPerAccount, user.id);
       mailVerification(request, user);
       return { message: AUTH_COPY.verifyEmailSent(user.email) };
     },
