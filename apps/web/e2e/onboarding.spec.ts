@@ -1,4 +1,5 @@
 import { MESSAGES } from '@conductor/shared';
+import { AZURE_ENDPOINT_NEEDS_KEY, AZURE_ENDPOINT_REFUSED } from '@conductor/shared/schemas/onboarding';
 import { expectToast } from './auth-helpers';
 import { allowFailedStatuses, horizontalOverflow, registerUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
@@ -82,6 +83,45 @@ test.describe('onboarding wizard', () => {
     await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Bring Your Own Keys');
     await page.goto('/dashboard/settings');
     await expect(page.getByTestId('provider-openai')).toContainText(masked(VALID.openai));
+  });
+
+  test('an Azure key goes with its resource URL: a URL that is not an Azure resource is refused on the field', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await registerUser(page, 'Grace Hopper');
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
+    const url = page.getByLabel('Azure resource URL', { exact: true });
+    await expect(url).toHaveAttribute('placeholder', 'https://your-resource.openai.azure.com');
+
+    // A URL without its key, then one that is not an Azure resource (the server's check).
+    await url.fill('https://my-resource.openai.azure.com');
+    await page.getByLabel(LABELS.openai, { exact: true }).fill(VALID.openai);
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(url).toHaveAccessibleDescription(AZURE_ENDPOINT_NEEDS_KEY);
+    await page.getByLabel(LABELS.azure, { exact: true }).fill(VALID.azure);
+    await url.fill('https://evil.example.com');
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(url).toHaveAccessibleDescription(AZURE_ENDPOINT_REFUSED);
+    await expect(url).toHaveAttribute('aria-invalid', 'true');
+    await expect(url).toBeFocused();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 2 of 3');
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+    await url.fill('https://my-resource.openai.azure.com/');
+    await expect(url).not.toHaveAttribute('aria-invalid');
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(page.getByText(MESSAGES.onboarding.keysSaved)).toBeVisible();
+    await expect(page.getByTestId('summary-azure-endpoint')).toHaveText('Resource: my-resource.openai.azure.com');
+    await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto('/dashboard/settings');
+    const azure = page.getByTestId('provider-azure');
+    await expect(azure).toContainText(masked(VALID.azure));
+    await expect(azure.getByTestId('provider-endpoint')).toHaveText('Resource: my-resource.openai.azure.com');
+    // The refused resource URL answers 400 on purpose.
+    allowFailedStatuses(consoleErrors, [400]);
   });
 
   test('a finished onboarding is not offered again: Back and /onboarding lead to the dashboard', async ({ page }) => {

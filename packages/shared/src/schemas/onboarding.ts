@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGES } from '../constants/messages.ts';
 import { PROVIDER_IDS, type ProviderId } from '../constants/providers.ts';
 import { PublicUser } from './auth.ts';
+import { ProviderKeyInput } from './settings.ts';
 
 /** Keys are printable ASCII without spaces; the spec's rules say nothing more for these three. */
 const PRINTABLE = /^[\x21-\x7e]+$/;
@@ -35,7 +36,26 @@ export const AT_LEAST_ONE_PROVIDER_KEY = 'Enter at least one provider key, or go
 const optionalKey = (provider: ProviderId) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), PROVIDER_KEY_RULES[provider].optional());
 
-/** The six optional provider keys, each checked by its rule (the form's schema). */
+/**
+ * The Azure OpenAI resource an Azure key is sent to (`https://<resource>.openai.azure.com`), checked
+ * by Settings' rule; blank means "not provided": the key is then sent to the server's own resource.
+ * The server checks it further as Settings does (https, Azure's hosts, no credentials or query).
+ */
+export const AzureEndpoint = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  ProviderKeyInput.shape.endpoint,
+);
+
+/** The server's answer to a resource URL that passes the form's rule but is not an Azure resource (as in Settings). */
+export const AZURE_ENDPOINT_REFUSED =
+  'Enter your Azure OpenAI resource URL: https://<resource>.openai.azure.com (or .cognitiveservices.azure.com).';
+export const AZURE_ENDPOINT_NEEDS_KEY = 'Enter the Azure OpenAI API key for this resource, or leave the resource URL empty.';
+
+/** A resource URL is only where an Azure key is sent: one without the key is refused. */
+export const azureEndpointWithoutKey = (values: { azure?: string | undefined; azureEndpoint?: string | undefined }): boolean =>
+  (values.azureEndpoint?.trim() ?? '') !== '' && (values.azure?.trim() ?? '') === '';
+
+/** The six optional provider keys, each checked by its rule, and the Azure key's optional resource URL. */
 export const ProviderKeysFields = z
   .object({
     openai: optionalKey('openai'),
@@ -44,16 +64,17 @@ export const ProviderKeysFields = z
     azure: optionalKey('azure'),
     mistral: optionalKey('mistral'),
     cohere: optionalKey('cohere'),
+    azureEndpoint: AzureEndpoint,
   })
   .strict();
 
-/** Onboarding step 2 (bring your own keys): at least one of the six keys. */
+/** Onboarding step 2 (bring your own keys): at least one of the six keys; a resource URL only with the Azure key. */
 export const ProviderKeysInput = ProviderKeysFields.refine((keys) => PROVIDER_IDS.some((provider) => keys[provider] !== undefined), {
   message: AT_LEAST_ONE_PROVIDER_KEY,
-});
+}).refine((keys) => !azureEndpointWithoutKey(keys), { message: AZURE_ENDPOINT_NEEDS_KEY, path: ['azureEndpoint'] });
 export type ProviderKeysInput = z.infer<typeof ProviderKeysInput>;
 /** The form's raw values (strings, possibly blank). */
-export type ProviderKeysForm = Record<ProviderId, string>;
+export type ProviderKeysForm = Record<ProviderId, string> & { azureEndpoint: string };
 
 export const OnboardingMode = z.enum(['hosted', 'byo-keys']);
 export type OnboardingMode = z.infer<typeof OnboardingMode>;

@@ -238,7 +238,7 @@ export class ApiKeyAuthenticator {
   }
 }
 
-/** The own endpoints stored with the account's provider keys (checked when saved, settings.service.ts). */
+/** The own endpoints stored with the account's provider keys (checked when saved: settings.service.ts, onboarding.service.ts). */
 function endpointsOf(rows: ProviderKeyRow[]): Partial<Record<ProviderId, string>> {
   const endpoints: Partial<Record<ProviderId, string>> = {};
   for (const row of rows) if (row.baseUrl) endpoints[row.provider as ProviderId] = row.baseUrl;

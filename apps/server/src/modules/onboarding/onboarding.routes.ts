@@ -4,7 +4,7 @@ import { signedIn } from '../portal/signed-in.ts';
 import { completeOnboarding, saveOnboardingKeys } from './onboarding.service.ts';
 
 export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { database, clock, secrets } = app.context;
+  const { database, clock, secrets, env } = app.context;
   const tags = ['Onboarding'];
 
   app.post(
@@ -12,13 +12,16 @@ export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Save your own provider keys (encrypted); sets the byo-keys plan',
+        summary: 'Save your own provider keys (encrypted), an Azure key with its resource URL; sets the byo-keys plan',
         body: ProviderKeysInput,
         response: { 200: UserResponse },
       },
     },
     async (request) => ({
-      user: await saveOnboardingKeys(database.db, secrets.encryptionKey, signedIn(request).user.id, request.body, clock.now()),
+      user: await saveOnboardingKeys(database.db, secrets.encryptionKey, signedIn(request).user.id, request.body, clock.now(), {
+        // Loopback Azure resources only where tests aim the gateway at fake upstreams (as in Settings).
+        allowLocalEndpoint: env.UPSTREAM_ALLOW_LOCAL && env.NODE_ENV === 'test',
+      }),
     }),
   );
 

@@ -1,7 +1,14 @@
 import { PROVIDER_IDS, type PublicUser } from '@conductor/shared';
-import type { OnboardingMode, ProviderKeysInput } from '@conductor/shared/schemas/onboarding';
+import {
+  AZURE_ENDPOINT_NEEDS_KEY,
+  AZURE_ENDPOINT_REFUSED,
+  azureEndpointWithoutKey,
+  type OnboardingMode,
+  type ProviderKeysInput,
+} from '@conductor/shared/schemas/onboarding';
 import type { Database } from '../../db/client.ts';
 import { invalidateAccountCache } from '../../gateway/gateway.plugin.ts';
+import { getAdapter, validateBaseUrl } from '../../gateway/providers/registry.ts';
 import { AppError } from '../../lib/errors.ts';
 import { deleteAllProviderKeys, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { findUserById, listProviderKeySummaries, updateUser } from '../users/users.repository.ts';
@@ -22,8 +29,24 @@ export const ONBOARDING_KEYS_PAID_PLAN =
   'Your account is on a paid plan: change it in Billing (unused time is credited), then add provider keys in Settings → Provider keys.';
 
 /**
- * Bring-your-own-keys step: the non-empty keys replace the user's stored keys (encrypted),
- * and the plan becomes byo-keys. Only while onboarding, and only from an unbilled plan: after
+ * The Azure key's own resource, checked as Settings checks it (the gateway's rule for the server's
+ * own: https, Azure's hosts, no credentials or query; loopback only where tests allow it), so the
+ * key is never sent elsewhere. None: the key goes to the server's resource (null).
+ */
+function azureResource(keys: ProviderKeysInput, allowLocal: boolean): string | null {
+  if (azureEndpointWithoutKey(keys)) {
+    throw new AppError('validation_failed', AZURE_ENDPOINT_NEEDS_KEY, { fields: { azureEndpoint: AZURE_ENDPOINT_NEEDS_KEY } });
+  }
+  if (keys.azureEndpoint === undefined) return null;
+  const check = validateBaseUrl(getAdapter('azure'), keys.azureEndpoint, allowLocal);
+  if (!check.ok) throw new AppError('validation_failed', AZURE_ENDPOINT_REFUSED, { fields: { azureEndpoint: AZURE_ENDPOINT_REFUSED } });
+  return check.baseUrl;
+}
+
+/**
+ * Bring-your-own-keys step: the non-empty keys replace the user's stored keys (encrypted; the
+ * Azure key with its resource URL when one is given), and the plan becomes byo-keys. Only while
+ * onboarding, and only from an unbilled plan: after
  * onboarding it would silently replace keys kept in Settings, and from a paid plan it would drop
  * the paid period without the credit Billing gives (409 either way).
  */
@@ -33,7 +56,9 @@ export async function saveOnboardingKeys(
   userId: string,
   keys: ProviderKeysInput,
   now: number,
+  options: { allowLocalEndpoint?: boolean } = {},
 ): Promise<PublicUser> {
+  const azureEndpoint = azureResource(keys, options.allowLocalEndpoint ?? false);
   const user = await findUserById(db, userId);
   if (!user) throw new AppError('not_found', 'Account not found.');
   if (user.onboardingCompleted) throw new AppError('conflict', ONBOARDING_KEYS_CLOSED);
@@ -43,11 +68,12 @@ export async function saveOnboardingKeys(
     await deleteAllProviderKeys(scoped, userId);
     for (const provider of PROVIDER_IDS) {
       const secret = keys[provider];
-      if (secret) await upsertProviderKey(scoped, encryptionKey, userId, provider, secret, now);
+      if (secret)
+        await upsertProviderKey(scoped, encryptionKey, userId, provider, secret, now, provider === 'azure' ? azureEndpoint : null);
     }
     await updateUser(scoped, userId, { plan: 'byo-keys' });
   });
-  // The gateway caches the account's plan and decrypted keys.
+  // The gateway caches the account's plan and decrypted keys with their endpoints (Settings drops the same entry).
   invalidateAccountCache(userId);
   return publicUser(db, userId, now);
 }

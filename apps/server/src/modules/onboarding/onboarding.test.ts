@@ -1,5 +1,16 @@
+import { AZURE_ENDPOINT_NEEDS_KEY, AZURE_ENDPOINT_REFUSED } from '@conductor/shared/schemas/onboarding';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addKey,
+  closeFakes,
+  type Fakes,
+  fake,
+  type LiveGateway,
+  sdk,
+  startFakes,
+  startGateway,
+} from '../../../test/gateway/gateway-helpers.ts';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { providerKeys, users } from '../../db/schema/index.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
@@ -167,8 +178,128 @@ describe('onboarding', () => {
     expect((await saveKeys(alice.cookie, { cohere: 'cohere-\u0000-0123456789' })).statusCode).toBe(400);
   });
 
+  it('stores the Azure key with its own resource URL, shown as Settings shows it', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { onboardingCompleted: false });
+    const response = await saveKeys(cookie, {
+      openai: KEYS.openai,
+      azure: KEYS.azure,
+      azureEndpoint: ' https://my-resource.openai.azure.com/ ',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().user.apiKeys).toEqual([
+      { provider: 'azure', masked: '01234567...0123', active: true, endpoint: 'https://my-resource.openai.azure.com' },
+      { provider: 'openai', masked: 'sk-proj0...CDEF', active: true, endpoint: null },
+    ]);
+    const rows = await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id));
+    expect(Object.fromEntries(rows.map((row) => [row.provider, row.baseUrl]))).toEqual({
+      azure: 'https://my-resource.openai.azure.com',
+      openai: null,
+    });
+    // The account's own view (the session) carries it too, and a blank URL means the server's resource.
+    const session = await harness.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
+    expect(session.json().user.apiKeys[0]).toMatchObject({ provider: 'azure', endpoint: 'https://my-resource.openai.azure.com' });
+    const blank = await saveKeys(cookie, { azure: KEYS.azure, azureEndpoint: '   ' });
+    expect(blank.statusCode).toBe(200);
+    expect(blank.json().user.apiKeys).toEqual([{ provider: 'azure', masked: '01234567...0123', active: true, endpoint: null }]);
+    const cognitive = await saveKeys(cookie, { azure: KEYS.azure, azureEndpoint: 'https://my-resource.cognitiveservices.azure.com' });
+    expect(cognitive.json().user.apiKeys[0].endpoint).toBe('https://my-resource.cognitiveservices.azure.com');
+  });
+
+  it('refuses a resource URL that is not an Azure resource, with a message on the field (400, nothing saved)', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { onboardingCompleted: false });
+    for (const [azureEndpoint, message] of [
+      ['https://evil.example.com', AZURE_ENDPOINT_REFUSED],
+      ['http://my-resource.openai.azure.com', AZURE_ENDPOINT_REFUSED],
+      ['https://user:pw@my-resource.openai.azure.com', AZURE_ENDPOINT_REFUSED],
+      ['https://my-resource.openai.azure.com:8443', AZURE_ENDPOINT_REFUSED],
+      ['https://openai.azure.com', AZURE_ENDPOINT_REFUSED],
+      ['https://my-resource.openai.azure.com.evil.example', AZURE_ENDPOINT_REFUSED],
+      ['https://[::1]', AZURE_ENDPOINT_REFUSED],
+      ['https://my-resource.openai.azure.com?x=1', AZURE_ENDPOINT_REFUSED],
+      ['https://my\u0000resource.openai.azure.com', AZURE_ENDPOINT_REFUSED],
+      // Loopback is for tests that aim the gateway at fake upstreams only (UPSTREAM_ALLOW_LOCAL), as in Settings.
+      ['http://127.0.0.1:9', AZURE_ENDPOINT_REFUSED],
+      ['http://localhost:9', AZURE_ENDPOINT_REFUSED],
+      // Settings' form rule: a bare origin.
+      ['not a url', 'Enter the resource URL, like https://your-resource.openai.azure.com'],
+      ['https://my-resource.openai.azure.com/openai/deployments', 'Enter the resource URL, like https://your-resource.openai.azure.com'],
+      [`https://${'a'.repeat(300)}.openai.azure.com`, 'Too big: expected string to have <=300 characters'],
+    ] as const) {
+      const response = await saveKeys(cookie, { azure: KEYS.azure, azureEndpoint });
+      expect(response.statusCode, azureEndpoint).toBe(400);
+      expect(response.json().error.fields, azureEndpoint).toEqual({ azureEndpoint: message });
+    }
+    expect((await saveKeys(cookie, { azure: KEYS.azure, azureEndpoint: 42 })).statusCode).toBe(400);
+    expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id))).toHaveLength(0);
+    const [row] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(row?.plan).toBe('free');
+  });
+
+  it('refuses a resource URL without the Azure key (400 on the field)', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { onboardingCompleted: false });
+    for (const payload of [
+      { openai: KEYS.openai, azureEndpoint: 'https://my-resource.openai.azure.com' },
+      { openai: KEYS.openai, azure: '  ', azureEndpoint: 'https://my-resource.openai.azure.com' },
+      { azureEndpoint: 'https://my-resource.openai.azure.com' },
+    ]) {
+      const response = await saveKeys(cookie, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields.azureEndpoint).toBe(AZURE_ENDPOINT_NEEDS_KEY);
+    }
+    expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id))).toHaveLength(0);
+  });
+
   it('needs a session', async () => {
     expect((await harness.app.inject({ method: 'POST', url: '/api/v1/onboarding/provider-keys', payload: {} })).statusCode).toBe(401);
     expect((await harness.app.inject({ method: 'POST', url: '/api/v1/onboarding/complete', payload: {} })).statusCode).toBe(401);
+  });
+});
+
+/** The gateway sends a key saved in onboarding to the resource given with it (as one saved in Settings). */
+describe('onboarding: own Azure OpenAI resource through the gateway', () => {
+  let fakes: Fakes;
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    fakes = await startFakes(['azure']);
+    // No server Azure resource (no AZURE_OPENAI_BASE_URL); loopback resources are allowed (UPSTREAM_ALLOW_LOCAL, tests only).
+    gateway = await startGateway({});
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await closeFakes(fakes);
+  });
+
+  it('serves the azure models on the account’s resource with its key, from the next request on', async () => {
+    const { user, cookie } = await createUserWithSession(gateway.app, { onboardingCompleted: false });
+    const { key } = await addKey(gateway.app, user.id);
+    const azureOf = async () =>
+      ((await sdk(gateway.origin, key).get('/providers')) as { data: { id: string; configured: boolean; key_source: string }[] }).data.find(
+        (provider) => provider.id === 'azure',
+      );
+    // Read (and cached) before the save: the save must drop the cached account.
+    expect(await azureOf()).toMatchObject({ configured: false });
+
+    const azureKey = '0123456789abcdef0123456789abcdef';
+    const saved = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/onboarding/provider-keys',
+      headers: jsonHeaders(cookie),
+      payload: JSON.stringify({ azure: azureKey, azureEndpoint: `${fake(fakes, 'azure').baseUrl}/` }),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().user.apiKeys).toEqual([
+      { provider: 'azure', masked: expect.any(String), active: true, endpoint: fake(fakes, 'azure').baseUrl },
+    ]);
+    expect(await azureOf()).toMatchObject({ configured: true, key_source: 'byok' });
+
+    const before = fake(fakes, 'azure').requests.length;
+    const { response } = await sdk(gateway.origin, key)
+      .chat.completions.create({ model: 'azure-gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    expect(response.headers.get('x-conductor-provider')).toBe('azure');
+    const requests = fake(fakes, 'azure').requests.slice(before);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.apiKey).toBe(azureKey);
   });
 });

@@ -1,13 +1,20 @@
 import { PROVIDER_NAMES, type PublicUser } from '@conductor/shared';
 import { Badge } from '~/components/ui/badge';
 
-/** Step 3: the saved keys, masked (first 8 + last 4). */
+/** Step 3: the saved keys, masked (first 8 + last 4); an Azure key with the resource it is sent to. */
 export function KeysSummary({ keys }: { keys: PublicUser['apiKeys'] }) {
   return (
     <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Configured provider keys">
       {keys.map((key) => (
         <li key={key.provider} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
-          <span className="font-medium">{PROVIDER_NAMES[key.provider]}</span>
+          <span className="min-w-0">
+            <span className="block font-medium">{PROVIDER_NAMES[key.provider]}</span>
+            {key.provider === 'azure' && (
+              <span className="block text-xs break-all text-muted-foreground" data-testid="summary-azure-endpoint">
+                {key.endpoint ? `Resource: ${key.endpoint.replace(/^https:\/\//, '')}` : "On this server's Azure resource"}
+              </span>
+            )}
+          </span>
           <span className="flex items-center gap-3">
             <code className="font-mono text-sm text-muted-foreground">{key.masked}</code>
             <Badge tone={key.active ? 'success' : 'neutral'}>{key.active ? 'active' : 'inactive'}</Badge>

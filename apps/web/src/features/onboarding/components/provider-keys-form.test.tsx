@@ -1,4 +1,5 @@
 import { MESSAGES } from '@conductor/shared';
+import { AZURE_ENDPOINT_NEEDS_KEY, AZURE_ENDPOINT_REFUSED } from '@conductor/shared/schemas/onboarding';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -26,6 +27,62 @@ describe('provider keys form', () => {
   beforeEach(() => {
     mutateAsync.mockReset();
     vi.mocked(toast.error).mockReset();
+  });
+
+  const AZURE_KEY = '0123456789abcdef0123';
+  const URL_LABEL = 'Azure resource URL';
+
+  it('sends the Azure key with its resource URL, trimmed', async () => {
+    mutateAsync.mockResolvedValue({});
+    const events = userEvent.setup();
+    const onSaved = vi.fn();
+    render(<ProviderKeysForm onSaved={onSaved} onBack={vi.fn()} />);
+    const url = screen.getByLabelText(URL_LABEL);
+    expect(url).toHaveAttribute('placeholder', 'https://your-resource.openai.azure.com');
+    expect(url).toHaveAccessibleDescription(/Where your Azure key is sent/);
+    await events.type(screen.getByLabelText('Azure OpenAI API Key'), AZURE_KEY);
+    await events.type(url, ' https://my-resource.openai.azure.com ');
+    await events.click(screen.getByRole('button', { name: 'Save Keys' }));
+    await waitFor(() =>
+      expect(mutateAsync).toHaveBeenCalledWith({ azure: AZURE_KEY, azureEndpoint: 'https://my-resource.openai.azure.com' }),
+    );
+    expect(onSaved).toHaveBeenCalled();
+  });
+
+  it('refuses a resource URL without the Azure key, or not shaped like one, on the field', async () => {
+    const events = userEvent.setup();
+    render(<ProviderKeysForm onSaved={vi.fn()} onBack={vi.fn()} />);
+    const url = screen.getByLabelText(URL_LABEL);
+    await events.type(screen.getByLabelText('Mistral API Key'), 'mistral-0123456789');
+    await events.type(url, 'https://my-resource.openai.azure.com');
+    await events.click(screen.getByRole('button', { name: 'Save Keys' }));
+    await waitFor(() => expect(url).toHaveAccessibleDescription(AZURE_ENDPOINT_NEEDS_KEY));
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+
+    await events.type(screen.getByLabelText('Azure OpenAI API Key'), AZURE_KEY);
+    await events.clear(url);
+    await events.type(url, 'my-resource');
+    await events.click(screen.getByRole('button', { name: 'Save Keys' }));
+    await waitFor(() => expect(url).toHaveAccessibleDescription('Enter the resource URL, like https://your-resource.openai.azure.com'));
+    expect(mutateAsync).not.toHaveBeenCalled();
+  });
+
+  it('shows the server’s refusal of the resource URL on the field, not as a toast', async () => {
+    mutateAsync.mockRejectedValue(
+      new ApiError(400, 'validation_failed', AZURE_ENDPOINT_REFUSED, { azureEndpoint: AZURE_ENDPOINT_REFUSED }),
+    );
+    const events = userEvent.setup();
+    const onSaved = vi.fn();
+    render(<ProviderKeysForm onSaved={onSaved} onBack={vi.fn()} />);
+    const url = screen.getByLabelText(URL_LABEL);
+    await events.type(screen.getByLabelText('Azure OpenAI API Key'), AZURE_KEY);
+    await events.type(url, 'https://evil.example.com');
+    await events.click(screen.getByRole('button', { name: 'Save Keys' }));
+    await waitFor(() => expect(url).toHaveAccessibleDescription(AZURE_ENDPOINT_REFUSED));
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+    expect(url).toHaveFocus();
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(onSaved).not.toHaveBeenCalled();
   });
 
   it('shows the server’s reason when keys cannot be saved here (409)', async () => {

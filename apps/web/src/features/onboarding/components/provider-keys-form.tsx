@@ -1,6 +1,10 @@
 import { MESSAGES, PROVIDER_IDS, PROVIDER_NAMES, type ProviderId } from '@conductor/shared';
 import {
   AT_LEAST_ONE_PROVIDER_KEY,
+  AZURE_ENDPOINT_NEEDS_KEY,
+  AZURE_ENDPOINT_REFUSED,
+  AzureEndpoint,
+  azureEndpointWithoutKey,
   PROVIDER_KEY_RULES,
   type ProviderKeysForm as ProviderKeysValues,
 } from '@conductor/shared/schemas/onboarding';
@@ -28,18 +32,29 @@ const keyField = (provider: ProviderId) =>
   z.string().refine((value) => value.trim() === '' || PROVIDER_KEY_RULES[provider].safeParse(value).success, {
     message: MESSAGES.providerKeys[provider],
   });
-const FormSchema = z.object({
-  openai: keyField('openai'),
-  anthropic: keyField('anthropic'),
-  google: keyField('google'),
-  azure: keyField('azure'),
-  mistral: keyField('mistral'),
-  cohere: keyField('cohere'),
+/** Blank is fine (the server's Azure resource); anything typed is checked by Settings' rule (the server checks the host). */
+const endpointField = z.string().superRefine((value, context) => {
+  const parsed = AzureEndpoint.safeParse(value);
+  if (!parsed.success) context.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? AZURE_ENDPOINT_REFUSED });
 });
+const FormSchema = z
+  .object({
+    openai: keyField('openai'),
+    anthropic: keyField('anthropic'),
+    google: keyField('google'),
+    azure: keyField('azure'),
+    mistral: keyField('mistral'),
+    cohere: keyField('cohere'),
+    azureEndpoint: endpointField,
+  })
+  .refine((values) => !azureEndpointWithoutKey(values), { message: AZURE_ENDPOINT_NEEDS_KEY, path: ['azureEndpoint'] });
 
-const EMPTY: ProviderKeysValues = { openai: '', anthropic: '', google: '', azure: '', mistral: '', cohere: '' };
+const EMPTY: ProviderKeysValues = { openai: '', anthropic: '', google: '', azure: '', mistral: '', cohere: '', azureEndpoint: '' };
+/** The form's fields the server may name in a 400. */
+const FIELDS = [...PROVIDER_IDS, 'azureEndpoint'] as const;
+const ENDPOINT_ID = 'key-azure-endpoint';
 
-/** Step 2 (bring your own keys): six optional keys, each checked by the spec's rule. */
+/** Step 2 (bring your own keys): six optional keys, each checked by the spec's rule, and the Azure key's resource URL. */
 export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onBack: () => void }) {
   const save = useSaveOnboardingKeys();
   const form = useForm<ProviderKeysValues>({ resolver: zodResolver(FormSchema), defaultValues: EMPTY });
@@ -53,11 +68,19 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
       form.setError('root', { message: AT_LEAST_ONE_PROVIDER_KEY });
       return;
     }
+    const azureEndpoint = values.azureEndpoint.trim();
     try {
-      await save.mutateAsync(keys);
+      await save.mutateAsync({ ...keys, ...(azureEndpoint ? { azureEndpoint } : {}) });
       toast.success(MESSAGES.onboarding.keysSaved);
       onSaved();
     } catch (error) {
+      // A 400 on a field (the resource URL is not an Azure resource) is shown on that field.
+      const refused = error instanceof ApiError && error.status === 400 ? FIELDS.filter((field) => error.fields?.[field]) : [];
+      if (error instanceof ApiError && refused.length > 0) {
+        for (const [index, field] of refused.entries())
+          form.setError(field, { message: error.fields?.[field] ?? MESSAGES.onboarding.keysFailed }, { shouldFocus: index === 0 });
+        return;
+      }
       // A 409 says why keys cannot be saved here (onboarding finished, or a paid plan) and where to go instead.
       toast.error(error instanceof ApiError && error.status === 409 ? error.message : MESSAGES.onboarding.keysFailed);
     }
@@ -72,7 +95,7 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
         {PROVIDER_IDS.map((provider) => {
           const id = `key-${provider}`;
           const error = errors[provider]?.message;
-          return (
+          const field = (
             <Field key={provider} id={id} label={`${PROVIDER_NAMES[provider]} API Key`} error={error}>
               <Input
                 {...fieldAria(id, error)}
@@ -83,6 +106,31 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
                 {...form.register(provider)}
               />
             </Field>
+          );
+          if (provider !== 'azure') return field;
+          // An Azure key belongs to one resource: its URL goes with the key.
+          const endpointError = errors.azureEndpoint?.message;
+          return (
+            <div key={provider} className="space-y-3">
+              {field}
+              <Field
+                id={ENDPOINT_ID}
+                label="Azure resource URL"
+                hint="Where your Azure key is sent. Leave it empty to use this server's Azure resource."
+                error={endpointError}
+              >
+                <Input
+                  {...fieldAria(ENDPOINT_ID, endpointError, true)}
+                  type="url"
+                  inputMode="url"
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  placeholder="https://your-resource.openai.azure.com"
+                  {...form.register('azureEndpoint')}
+                />
+              </Field>
+            </div>
           );
         })}
       </div>
