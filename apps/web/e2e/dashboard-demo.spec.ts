@@ -1,5 +1,5 @@
 import { DEMO_CREDENTIALS } from '@conductor/shared';
-import { DEMO_ACCOUNT_REFUSALS, DEMO_SESSIONS_NOTE, DEMO_TICKETS_NOTE } from '@conductor/shared/constants/demo-account';
+import { DEMO_ACCOUNT_REFUSALS, DEMO_KEYS_NOTE, DEMO_SESSIONS_NOTE, DEMO_TICKETS_NOTE } from '@conductor/shared/constants/demo-account';
 import { horizontalOverflow, signInAsDemo } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 
@@ -74,4 +74,80 @@ test('demo account: billing shows the plan without offering to change it; suppor
 
   await page.goto('/support');
   await expect(page.getByRole('region', { name: 'Your tickets' })).toContainText(DEMO_TICKETS_NOTE);
+});
+
+test('demo account: each visitor manages the keys of their own session; sample keys are locked; signing out revokes them', async ({
+  page,
+  browser,
+}) => {
+  await signInAsDemo(page);
+  await page.goto('/dashboard/keys');
+  await expect(page.getByTestId('demo-keys-note')).toHaveText(DEMO_KEYS_NOTE);
+  const rows = page.getByTestId('api-key-row');
+  for (const name of ['Production', 'Staging']) {
+    const sample = rows.filter({ hasText: name }).filter({ hasText: 'sample' });
+    await expect(sample).toHaveCount(1);
+    await expect(sample.getByRole('button', { name: `Edit ${name}` })).toBeDisabled();
+    await expect(sample.getByRole('button', { name: `Revoke ${name}` })).toBeDisabled();
+    await expect(sample.getByRole('button', { name: `Revoke ${name}` })).toHaveAccessibleDescription(DEMO_ACCOUNT_REFUSALS.sampleKey);
+  }
+
+  // A key of this visitor's own: listed, renamed, answered by the sandbox.
+  const name = `Visitor ${Date.now().toString(36)}`;
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Key name').fill(name);
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  const key = (await dialog.getByTestId('new-api-key').textContent()) ?? '';
+  expect(key).toMatch(/^cc_test_sk_/);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const own = rows.filter({ hasText: name });
+  await expect(own).toContainText('active');
+  await own.getByRole('button', { name: `Edit ${name}` }).click();
+  await page.getByRole('dialog').getByLabel('Key name').fill(`${name} renamed`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(rows.filter({ hasText: `${name} renamed` })).toBeVisible();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+  // Another visitor (another browser) sees the samples, not this key.
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  await signInAsDemo(other);
+  await other.goto('/dashboard/keys');
+  await expect(other.getByTestId('api-key-row').filter({ hasText: 'Production' })).toBeVisible();
+  await expect(other.getByTestId('api-key-row').filter({ hasText: name })).toHaveCount(0);
+  await otherContext.close();
+
+  const call = () =>
+    page.request.post('/v1/chat/completions', {
+      headers: { authorization: `Bearer ${key}` },
+      data: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello from a demo visitor' }] },
+    });
+  expect((await call()).status()).toBe(200);
+  await page.goto('/dashboard/settings');
+  const signedOut = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/logout'));
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  expect((await signedOut).status()).toBe(200);
+  expect((await call()).status()).toBe(401);
+});
+
+test('demo account: the name and the routing default are shown, not editable, with the reasons', async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto('/dashboard/settings');
+  const profile = page.getByRole('region', { name: 'Profile' });
+  const name = profile.getByLabel('Name', { exact: true });
+  await expect(name).toHaveValue(DEMO_CREDENTIALS.name);
+  await expect(name).toHaveAttribute('readonly', '');
+  await expect(name).toHaveAccessibleDescription(DEMO_ACCOUNT_REFUSALS.name);
+  await expect(profile.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+
+  const routing = page.getByRole('region', { name: 'Routing' });
+  await expect(routing.getByTestId('demo-routing')).toHaveText(DEMO_ACCOUNT_REFUSALS.routing);
+  await expect(routing.getByRole('radio').first()).toBeDisabled();
+  await expect(routing.getByRole('button', { name: 'Save routing' })).toBeDisabled();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+  const refused = await page.request.put('/api/v1/settings/routing', { data: { policy: { strategy: 'cost' } } });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.message).toBe(DEMO_ACCOUNT_REFUSALS.routing);
 });

@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@conductor/shared';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -8,7 +8,17 @@ import { settableClock } from '../modules/portal/portal-testing.ts';
 import { upsertProviderKey } from '../modules/provider-keys/provider-keys.repository.ts';
 import { findUserByEmail } from '../modules/users/users.repository.ts';
 import { syncDemoAccount } from './seed.ts';
-import { apiKeys, invoices, passwordResets, providerKeys, subscriptions, usageDaily, usageEvents, users } from './schema/index.ts';
+import {
+  apiKeys,
+  invoices,
+  passwordResets,
+  providerKeys,
+  sessions,
+  subscriptions,
+  usageDaily,
+  usageEvents,
+  users,
+} from './schema/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const clock = settableClock('2026-03-15T12:00:00.000Z');
@@ -96,7 +106,40 @@ describe('demo account seed', () => {
       .where(eq(users.id, demo.id));
     await upsertProviderKey(db(), context.secrets.encryptionKey, demo.id, 'openai', 'sk-visitorsOwnKey0001', clock.now());
     const live = await createApiKey(db(), demo.id, { name: 'Visitor live', environment: 'live', permissions: ['api'] }, clock.now());
-    const test = await createApiKey(db(), demo.id, { name: 'Visitor test', environment: 'test', permissions: ['api'] }, clock.now());
+    // A test key from before keys belonged to sessions, one of a session still signed in, one of a session gone.
+    const unowned = await createApiKey(db(), demo.id, { name: 'Visitor test', environment: 'test', permissions: ['api'] }, clock.now());
+    const session = (tokenHash: string, expiresAt: number) => ({
+      tokenHash,
+      userId: demo.id,
+      expiresAt: new Date(expiresAt),
+      createdAt: new Date(clock.now()),
+    });
+    await db()
+      .insert(sessions)
+      .values([session('signed-in-visitor', clock.now() + DAY_MS), session('expired-visitor', clock.now() - 1)]);
+    const signedIn = await createApiKey(
+      db(),
+      demo.id,
+      { name: 'Signed in', environment: 'test', permissions: ['api'] },
+      clock.now(),
+      'signed-in-visitor',
+    );
+    const gone = await createApiKey(
+      db(),
+      demo.id,
+      { name: 'Gone', environment: 'test', permissions: ['api'] },
+      clock.now(),
+      'expired-visitor',
+    );
+    // The sample keys renamed and revoked (as a visitor could before they were locked), and a routing default set.
+    await db()
+      .update(apiKeys)
+      .set({ name: 'Defaced key', revokedAt: new Date(clock.now()) })
+      .where(and(eq(apiKeys.userId, demo.id), inArray(apiKeys.name, ['Production', 'Staging'])));
+    await db()
+      .update(users)
+      .set({ routingPolicy: { strategy: 'cost' } })
+      .where(eq(users.id, demo.id));
     await db()
       .insert(passwordResets)
       .values({ tokenHash: 'visitor-reset', userId: demo.id, expiresAt: new Date(clock.now() + DAY_MS), createdAt: new Date(clock.now()) });
@@ -113,9 +156,13 @@ describe('demo account seed', () => {
     const keys = await db().select().from(apiKeys).where(eq(apiKeys.userId, demo.id));
     const byId = new Map(keys.map((key) => [key.id, key]));
     expect(byId.get(live.apiKey.id)?.revokedAt).not.toBeNull();
-    expect(byId.get(test.apiKey.id)?.revokedAt).toBeNull();
-    // The seeded live key (its secret never shown) stays.
-    expect(keys.filter((key) => key.environment === 'live' && key.revokedAt === null).map((key) => key.name)).toEqual(['Production']);
+    expect(byId.get(unowned.apiKey.id)?.revokedAt).not.toBeNull();
+    expect(byId.get(gone.apiKey.id)?.revokedAt).not.toBeNull();
+    // Only the key of a session still signed in stays, with the seeded sample keys (their secrets never shown) as seeded.
+    expect(byId.get(signedIn.apiKey.id)?.revokedAt).toBeNull();
+    const active = keys.filter((key) => key.revokedAt === null);
+    expect(active.map((key) => key.name).sort()).toEqual(['Production', 'Signed in', 'Staging']);
+    expect(restored?.routingPolicy).toBeNull();
   });
 
   it('removes the demo account when DEMO_ACCOUNT=off', async () => {

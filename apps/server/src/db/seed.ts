@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_CREDENTIALS, planById } from '@conductor/shared';
-import { and, eq, isNull, max, ne, sql } from 'drizzle-orm';
+import { DEMO_CREDENTIALS, type KeyEnvironment, planById } from '@conductor/shared';
+import { and, eq, exists, gt, isNull, max, not, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { invalidateAccountCache } from '../gateway/gateway.plugin.ts';
@@ -17,12 +17,13 @@ import { recordUsageEvents } from '../modules/usage/usage.writer.ts';
 import { deleteAllProviderKeys } from '../modules/provider-keys/provider-keys.repository.ts';
 import { deleteUsers, findUserByEmail, insertUser, type UserRow } from '../modules/users/users.repository.ts';
 import type { Database } from './client.ts';
-import { apiKeys, usageEvents, users } from './schema/index.ts';
+import { apiKeys, sessions, usageEvents, users } from './schema/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Arbitrary constant: one instance seeds at a time. */
 const SEED_LOCK_ID = 7_316_002;
 const PAST_INVOICES = 4;
+const DEMO_KEY_NAMES: Record<KeyEnvironment, string> = { live: 'Production', test: 'Staging' };
 
 /**
  * The demo account of the login page's demo box (decisions §2): created on first start with
@@ -48,7 +49,7 @@ export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'databas
     const existing = holder ?? (await findDemoUser(scoped));
     const userId = existing?.id ?? (await createDemoUser(scoped, await hashPassword(DEMO_CREDENTIALS.password), now));
     const keys = await demoKeyIds(scoped, userId);
-    const revokedKeyHashes = existing ? await restoreDemoAccount(scoped, existing, keys.live, now, log) : [];
+    const revokedKeyHashes = existing ? await restoreDemoAccount(scoped, existing, keys, now, log) : [];
     const [latest] = await scoped
       .select({ at: max(usageEvents.createdAt) })
       .from(usageEvents)
@@ -76,39 +77,61 @@ async function findDemoUser(db: Database): Promise<UserRow | undefined> {
 
 /**
  * Puts the shared demo account back as the login page publishes it, whatever a visitor did
- * before its guardrails existed (or an operator did by hand): its e-mail, name and password,
- * no outstanding reset link, no provider key of a visitor's (the gateway would prefer it for
- * everyone), and no live key but the seeded one, whose secret was never shown. Returns the hashes
- * of the keys it revoked.
+ * before its guardrails existed (or an operator did by hand): its e-mail, name, password and
+ * routing default (none), no outstanding reset link, no provider key of a visitor's (the gateway
+ * would prefer it for everyone), its two sample keys as seeded, no other live key, and no test key
+ * but those of sessions still signed in. Returns the hashes of the keys it revoked.
  */
 async function restoreDemoAccount(
   db: Database,
   demo: UserRow,
-  seededLiveKeyId: string,
+  samples: DemoKeyIds,
   now: number,
   log: FastifyBaseLogger,
 ): Promise<string[]> {
   const passwordKept = demo.passwordHash !== null && (await verifyPassword(demo.passwordHash, DEMO_CREDENTIALS.password));
   const identityKept = demo.email === DEMO_CREDENTIALS.email && demo.name === DEMO_CREDENTIALS.name && demo.verified;
-  if (!passwordKept || !identityKept) {
+  if (!passwordKept || !identityKept || demo.routingPolicy !== null) {
     await db
       .update(users)
       .set({
         email: DEMO_CREDENTIALS.email,
         name: DEMO_CREDENTIALS.name,
         verified: true,
+        routingPolicy: null,
         ...(passwordKept ? {} : { passwordHash: await hashPassword(DEMO_CREDENTIALS.password) }),
         updatedAt: new Date(now),
       })
       .where(eq(users.id, demo.id));
-    log.warn({ password: !passwordKept, identity: !identityKept }, 'demo account restored to its published credentials');
+    if (!passwordKept || !identityKept) {
+      log.warn({ password: !passwordKept, identity: !identityKept }, 'demo account restored to its published credentials');
+    }
   }
   await retirePasswordResets(db, demo.id, now);
   await deleteAllProviderKeys(db, demo.id);
+  for (const [environment, id] of Object.entries(samples)) {
+    await db
+      .update(apiKeys)
+      .set({ name: DEMO_KEY_NAMES[environment as KeyEnvironment], revokedAt: null, expiresAt: null, createdSession: null })
+      .where(eq(apiKeys.id, id));
+  }
+  const sessionSignedIn = exists(
+    db
+      .select({ one: sql`1` })
+      .from(sessions)
+      .where(and(eq(sessions.tokenHash, apiKeys.createdSession), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date(now)))),
+  );
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: new Date(now) })
-    .where(and(eq(apiKeys.userId, demo.id), eq(apiKeys.environment, 'live'), ne(apiKeys.id, seededLiveKeyId), isNull(apiKeys.revokedAt)))
+    .where(
+      and(
+        eq(apiKeys.userId, demo.id),
+        notInArray(apiKeys.id, [samples.live, samples.test]),
+        isNull(apiKeys.revokedAt),
+        or(eq(apiKeys.environment, 'live'), isNull(apiKeys.createdSession), not(sessionSignedIn)),
+      ),
+    )
     .returning({ keyHash: apiKeys.keyHash });
   return revoked.map((row) => row.keyHash);
 }
@@ -156,10 +179,8 @@ async function createDemoUser(db: Database, passwordHash: string, now: number): 
     });
     periodEnd = period.start;
   }
-  for (const [name, environment] of [
-    ['Production', 'live'],
-    ['Staging', 'test'],
-  ] as const) {
+  for (const environment of ['live', 'test'] as const) {
+    const name = DEMO_KEY_NAMES[environment];
     const generated = generateApiKey(environment);
     await insertApiKey(db, {
       id: `key_${randomUUID().replaceAll('-', '')}`,
@@ -175,7 +196,10 @@ async function createDemoUser(db: Database, passwordHash: string, now: number): 
   return user.id;
 }
 
-async function demoKeyIds(db: Database, userId: string): Promise<{ live: string; test: string }> {
+type DemoKeyIds = Record<KeyEnvironment, string>;
+
+/** The seeded sample keys (the oldest of each environment); their secrets were never shown. */
+async function demoKeyIds(db: Database, userId: string): Promise<DemoKeyIds> {
   const rows = await db
     .select({ id: apiKeys.id, environment: apiKeys.environment, name: apiKeys.name })
     .from(apiKeys)

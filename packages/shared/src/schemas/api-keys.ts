@@ -50,6 +50,8 @@ export const ApiKeyView = z.object({
   lastUsedAt: z.string().nullable(),
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  /** Why this key cannot be renamed or revoked (the shared demo account's sample keys); absent otherwise. */
+  lockedReason: z.string().optional(),
 });
 export type ApiKeyView = z.infer<typeof ApiKeyView>;
 

@@ -154,6 +154,11 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The shared demo account only: the session (token hash) whose visitor created the key. Visitors
+     * see and manage their own keys and the seeded samples, never each other's; null elsewhere.
+     */
+    createdSession: text('created_session'),
   },
   (table) => [uniqueIndex('api_keys_hash_idx').on(table.keyHash), index('api_keys_user_idx').on(table.userId)],
 );

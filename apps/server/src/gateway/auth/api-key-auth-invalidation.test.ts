@@ -60,7 +60,12 @@ describe('key cache: an invalidation also detaches lookups in flight', () => {
     const read = hold();
     const before = post(key); // started before the revocation: may be served
     await read; // its lookup has read the key as active
-    await revokeApiKey(t.app.context.database.db, userId, keyId, Date.now()); // the portal's DELETE returned
+    await revokeApiKey(
+      t.app.context.database.db,
+      { user: { id: userId, isDemo: false }, session: { tokenHash: 'unused' } },
+      keyId,
+      Date.now(),
+    ); // the portal's DELETE returned
     const callsBefore = gate.calls;
     // Asked for synchronously after the revocation returned, while the older lookup is still held:
     // it must start a lookup of its own rather than join the one that read the key as active.

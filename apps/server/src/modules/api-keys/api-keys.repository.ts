@@ -9,11 +9,19 @@ export async function listApiKeysOfUser(db: Database, userId: string): Promise<A
   return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-export async function countActiveApiKeys(db: Database, userId: string, now: number): Promise<number> {
+/** Active keys of a user; with `createdSession`, only those that session created (the demo account's visitors). */
+export async function countActiveApiKeys(db: Database, userId: string, now: number, createdSession?: string): Promise<number> {
   const [row] = await db
     .select({ value: count() })
     .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, new Date(now)))));
+    .where(
+      and(
+        eq(apiKeys.userId, userId),
+        createdSession === undefined ? undefined : eq(apiKeys.createdSession, createdSession),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, new Date(now))),
+      ),
+    );
   return row?.value ?? 0;
 }
 
@@ -58,6 +66,16 @@ export async function revokeAllApiKeysOfUser(db: Database, userId: string, now: 
     .update(apiKeys)
     .set({ revokedAt: new Date(now) })
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ keyHash: apiKeys.keyHash });
+  return rows.map((row) => row.keyHash);
+}
+
+/** Revokes the keys one session created (a demo visitor's); returns their hashes. */
+export async function revokeApiKeysOfSession(db: Database, userId: string, tokenHash: string, now: number): Promise<string[]> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.createdSession, tokenHash), isNull(apiKeys.revokedAt)))
     .returning({ keyHash: apiKeys.keyHash });
   return rows.map((row) => row.keyHash);
 }

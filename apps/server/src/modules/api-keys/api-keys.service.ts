@@ -6,23 +6,26 @@ import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { refuseOnDemo } from '../users/demo-account.ts';
+import type { SessionRow } from '../auth/session.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { type ApiKeyRow, generateApiKey, isApiKeyActive } from './api-key.ts';
 import {
   countActiveApiKeys,
+  findApiKeyOfUser,
   insertApiKey,
   listApiKeysOfUser,
   renameApiKeyOfUser,
   revokeAllApiKeysOfUser,
   revokeApiKeyOfUser,
+  revokeApiKeysOfSession,
 } from './api-keys.repository.ts';
 import { forgetRevokedKeys } from './revocation.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function toApiKeyView(row: ApiKeyRow, now: number): ApiKeyView {
+export function toApiKeyView(row: ApiKeyRow, now: number, lockedReason?: string): ApiKeyView {
   const status = row.revokedAt ? 'revoked' : isApiKeyActive(row, now) ? 'active' : 'expired';
-  return {
+  const view: ApiKeyView = {
     id: row.id,
     name: row.name,
     environment: row.environment,
@@ -34,11 +37,32 @@ export function toApiKeyView(row: ApiKeyRow, now: number): ApiKeyView {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
   };
+  if (lockedReason !== undefined) view.lockedReason = lockedReason;
+  return view;
 }
 
-export async function listApiKeys(db: Database, userId: string, now: number): Promise<ApiKeyView[]> {
-  const rows = await listApiKeysOfUser(db, userId);
-  return rows.map((row) => toApiKeyView(row, now));
+/** Who manages keys: the signed-in user, and the session they signed in with. */
+export interface KeyHolder {
+  user: Pick<UserRow, 'id' | 'isDemo'>;
+  session: Pick<SessionRow, 'tokenHash'>;
+}
+
+/**
+ * On the shared demo account each visitor has the seeded sample keys (created with no session) and
+ * the keys of their own session; another visitor's keys are not theirs to see or touch.
+ */
+function visibleTo(holder: KeyHolder, row: Pick<ApiKeyRow, 'createdSession'>): boolean {
+  return !holder.user.isDemo || row.createdSession === null || row.createdSession === holder.session.tokenHash;
+}
+
+function viewFor(holder: KeyHolder, row: ApiKeyRow, now: number): ApiKeyView {
+  const sample = holder.user.isDemo && row.createdSession === null;
+  return toApiKeyView(row, now, sample ? DEMO_ACCOUNT_REFUSALS.sampleKey : undefined);
+}
+
+export async function listApiKeys(db: Database, holder: KeyHolder, now: number): Promise<ApiKeyView[]> {
+  const rows = await listApiKeysOfUser(db, holder.user.id);
+  return rows.filter((row) => visibleTo(holder, row)).map((row) => viewFor(holder, row, now));
 }
 
 export interface NewApiKeyRequest {
@@ -50,30 +74,38 @@ export interface NewApiKeyRequest {
 
 /**
  * A key the signed-in user asked for. The shared demo account gets test keys only: a live key on it
- * (a Pro account) would let any visitor spend the operator's hosted provider keys.
+ * (a Pro account) would let any visitor spend the operator's hosted provider keys. Its keys belong
+ * to the visitor's session, and the active-key limit counts that session's keys.
  */
-export async function createApiKeyFor(
-  db: Database,
-  user: Pick<UserRow, 'id' | 'isDemo'>,
-  input: NewApiKeyRequest,
-  now: number,
-): Promise<CreatedApiKey> {
-  if (input.environment === 'live') refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.liveApiKey, 'environment');
-  return createApiKey(db, user.id, input, now);
+export async function createApiKeyFor(db: Database, holder: KeyHolder, input: NewApiKeyRequest, now: number): Promise<CreatedApiKey> {
+  if (input.environment === 'live') refuseOnDemo(holder.user, DEMO_ACCOUNT_REFUSALS.liveApiKey, 'environment');
+  return createApiKey(db, holder.user.id, input, now, holder.user.isDemo ? holder.session.tokenHash : undefined);
 }
 
 /** Creates a key; the full secret is returned here once and never stored (only its hash). */
-export async function createApiKey(db: Database, userId: string, input: NewApiKeyRequest, now: number): Promise<CreatedApiKey> {
+export async function createApiKey(
+  db: Database,
+  userId: string,
+  input: NewApiKeyRequest,
+  now: number,
+  createdSession?: string,
+): Promise<CreatedApiKey> {
   // Counted and inserted under the account's lock: creates sent at once cannot pass the limit together.
   return withAccountLock(db, 'api-keys', userId, async (tx) => {
-    if ((await countActiveApiKeys(tx, userId, now)) >= MAX_ACTIVE_API_KEYS) {
+    if ((await countActiveApiKeys(tx, userId, now, createdSession)) >= MAX_ACTIVE_API_KEYS) {
       throw new AppError('conflict', `You can have at most ${MAX_ACTIVE_API_KEYS} active keys. Revoke one you no longer use.`);
     }
-    return insertNewKey(tx, userId, input, now);
+    return insertNewKey(tx, userId, input, now, createdSession);
   });
 }
 
-async function insertNewKey(db: Database, userId: string, input: NewApiKeyRequest, now: number): Promise<CreatedApiKey> {
+async function insertNewKey(
+  db: Database,
+  userId: string,
+  input: NewApiKeyRequest,
+  now: number,
+  createdSession: string | undefined,
+): Promise<CreatedApiKey> {
   const { key, keyHash, masked } = generateApiKey(input.environment);
   const row = await insertApiKey(db, {
     id: `key_${randomUUID().replaceAll('-', '')}`,
@@ -85,19 +117,33 @@ async function insertNewKey(db: Database, userId: string, input: NewApiKeyReques
     permissions: input.permissions,
     createdAt: new Date(now),
     expiresAt: input.expiresInDays ? new Date(now + input.expiresInDays * DAY_MS) : null,
+    createdSession: createdSession ?? null,
   });
   return { key, apiKey: toApiKeyView(row, now) };
 }
 
-export async function renameApiKey(db: Database, userId: string, id: string, name: string, now: number): Promise<ApiKeyView> {
-  const row = await renameApiKeyOfUser(db, userId, id, name);
+/**
+ * On the demo account, a key the holder may change: another visitor's key is not found, and a
+ * sample key is refused (403) with the reason. Elsewhere every key of the account is.
+ */
+async function checkChangeable(db: Database, holder: KeyHolder, id: string): Promise<void> {
+  if (!holder.user.isDemo) return;
+  const row = await findApiKeyOfUser(db, holder.user.id, id);
+  if (!row || !visibleTo(holder, row)) throw new AppError('not_found', 'API key not found.');
+  if (row.createdSession === null) throw new AppError('forbidden', DEMO_ACCOUNT_REFUSALS.sampleKey);
+}
+
+export async function renameApiKey(db: Database, holder: KeyHolder, id: string, name: string, now: number): Promise<ApiKeyView> {
+  await checkChangeable(db, holder, id);
+  const row = await renameApiKeyOfUser(db, holder.user.id, id, name);
   if (!row) throw new AppError('not_found', 'API key not found.');
   return toApiKeyView(row, now);
 }
 
 /** Revokes a key; the gateway stops accepting it at once. */
-export async function revokeApiKey(db: Database, userId: string, id: string, now: number): Promise<ApiKeyView> {
-  const row = await revokeApiKeyOfUser(db, userId, id, now);
+export async function revokeApiKey(db: Database, holder: KeyHolder, id: string, now: number): Promise<ApiKeyView> {
+  await checkChangeable(db, holder, id);
+  const row = await revokeApiKeyOfUser(db, holder.user.id, id, now);
   if (!row) throw new AppError('not_found', 'API key not found.');
   forgetRevokedKeys([row.keyHash]);
   return toApiKeyView(row, now);
@@ -105,4 +151,9 @@ export async function revokeApiKey(db: Database, userId: string, id: string, now
 
 export async function revokeAllApiKeys(db: Database, userId: string, now: number): Promise<void> {
   forgetRevokedKeys(await revokeAllApiKeysOfUser(db, userId, now));
+}
+
+/** A demo visitor signed out: the keys their session created stop working. */
+export async function revokeSessionApiKeys(db: Database, userId: string, tokenHash: string, now: number): Promise<void> {
+  forgetRevokedKeys(await revokeApiKeysOfSession(db, userId, tokenHash, now));
 }

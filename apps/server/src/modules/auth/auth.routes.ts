@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addressBucket } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
+import { revokeSessionApiKeys } from '../api-keys/api-keys.service.ts';
 import { oidcPlugin } from '../oidc/oidc.plugin.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
@@ -107,7 +108,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/auth/logout',
     { schema: { tags, summary: 'Sign out: revokes the session', response: { 200: z.object({ ok: z.literal(true) }) } } },
     async (request, reply) => {
-      if (request.auth) await revokeSession(db, request.auth.session.tokenHash, clock.now());
+      if (request.auth) {
+        const { user, session } = request.auth;
+        await revokeSession(db, session.tokenHash, clock.now());
+        // A demo visitor's keys belong to their session (ADR 0009): they end with it.
+        if (user.isDemo) await revokeSessionApiKeys(db, user.id, session.tokenHash, clock.now());
+      }
       app.clearSessionCookie(reply);
       return { ok: true as const };
     },

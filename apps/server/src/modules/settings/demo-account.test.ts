@@ -1,5 +1,6 @@
 import { DEMO_CREDENTIALS } from '@conductor/shared';
-import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
+import { DEMO_ACCOUNT_REFUSALS, DEMO_OTHER_VISITOR_KEY } from '@conductor/shared/constants/demo-account';
+import { MAX_ACTIVE_API_KEYS } from '@conductor/shared/schemas/api-keys';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
@@ -31,7 +32,7 @@ describe('the shared demo account', () => {
     const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
     return { cookie, token: cookie.slice(cookie.indexOf('=') + 1) };
   };
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, cookie: string, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, cookie: string, payload?: unknown) =>
     harness.app.inject({
       method,
       url,
@@ -84,7 +85,7 @@ describe('the shared demo account', () => {
     expect((await call('GET', '/api/v1/auth/session', other.cookie)).json().isAuthenticated).toBe(true);
   });
 
-  it('refuses an e-mail change (on the e-mail field) but saves a new name', async () => {
+  it('refuses an e-mail change and a new name (on their fields); saving them unchanged is fine', async () => {
     const moved = await call('PATCH', '/api/v1/settings/profile', visitor, {
       name: DEMO_CREDENTIALS.name,
       email: 'attacker@example.com',
@@ -94,9 +95,23 @@ describe('the shared demo account', () => {
     expect(moved.json().error.fields).toEqual({ email: DEMO_ACCOUNT_REFUSALS.email });
     expect((await demoRow())?.email).toBe(DEMO_CREDENTIALS.email);
 
-    const renamed = await call('PATCH', '/api/v1/settings/profile', visitor, { name: 'Demo Visitor', email: DEMO_CREDENTIALS.email });
-    expect(renamed.statusCode).toBe(200);
-    expect(renamed.json().user).toMatchObject({ name: 'Demo Visitor', email: DEMO_CREDENTIALS.email });
+    const renamed = await call('PATCH', '/api/v1/settings/profile', visitor, { name: 'Rude Name', email: DEMO_CREDENTIALS.email });
+    expectRefused(renamed, DEMO_ACCOUNT_REFUSALS.name);
+    expect(renamed.json().error.fields).toEqual({ name: DEMO_ACCOUNT_REFUSALS.name });
+    expect((await demoRow())?.name).toBe(DEMO_CREDENTIALS.name);
+
+    const same = await call('PATCH', '/api/v1/settings/profile', visitor, { name: DEMO_CREDENTIALS.name, email: DEMO_CREDENTIALS.email });
+    expect(same.statusCode).toBe(200);
+    expect(same.json().user).toMatchObject({ name: DEMO_CREDENTIALS.name, email: DEMO_CREDENTIALS.email });
+  });
+
+  it('refuses setting or clearing the routing default (it would route every visitor); it stays readable', async () => {
+    expectRefused(await call('PUT', '/api/v1/settings/routing', visitor, { policy: { strategy: 'cost' } }), DEMO_ACCOUNT_REFUSALS.routing);
+    expectRefused(await call('PUT', '/api/v1/settings/routing', visitor, { policy: null }), DEMO_ACCOUNT_REFUSALS.routing);
+    expect((await demoRow())?.routingPolicy).toBeNull();
+    const read = await call('GET', '/api/v1/settings/routing', visitor);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual({ policy: null });
   });
 
   it('refuses deleting the account, even with the right password', async () => {
@@ -168,6 +183,98 @@ describe('the shared demo account', () => {
     expect(completion.statusCode, completion.body).toBe(200);
     expect(completion.headers['x-conductor-provider']).toBe('sandbox');
     expect(completion.json().choices[0].message.content).toContain('Hello from the demo');
+  });
+
+  it("gives each visitor the sample keys and their own session's keys: never another visitor's", async () => {
+    const mine = await call('POST', '/api/v1/api-keys', visitor, { name: 'Visitor A key', environment: 'test', permissions: ['api'] });
+    const theirs = await call('POST', '/api/v1/api-keys', other.cookie, {
+      name: 'Visitor B key',
+      environment: 'test',
+      permissions: ['api'],
+    });
+    expect([mine.statusCode, theirs.statusCode]).toEqual([201, 201]);
+    const theirId = theirs.json().apiKey.id as string;
+
+    const listed = (await call('GET', '/api/v1/api-keys', visitor)).json().keys as Array<{
+      id: string;
+      name: string;
+      lockedReason?: string;
+    }>;
+    const names = listed.map((key) => key.name);
+    expect(names).toContain('Visitor A key');
+    expect(names).not.toContain('Visitor B key');
+    const samples = listed.filter((key) => key.lockedReason !== undefined);
+    expect(samples.map((key) => key.name).sort()).toEqual(['Production', 'Staging']);
+    expect(samples.every((key) => key.lockedReason === DEMO_ACCOUNT_REFUSALS.sampleKey)).toBe(true);
+    expect(listed.find((key) => key.name === 'Visitor A key')?.lockedReason).toBeUndefined();
+
+    // Another visitor's key is not found; a sample key is refused with the reason; one's own key can be changed.
+    expect((await call('PATCH', `/api/v1/api-keys/${theirId}`, visitor, { name: 'Mine now' })).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/v1/api-keys/${theirId}`, visitor)).statusCode).toBe(404);
+    const sample = samples[0]!;
+    expectRefused(await call('PATCH', `/api/v1/api-keys/${sample.id}`, visitor, { name: 'Gone' }), DEMO_ACCOUNT_REFUSALS.sampleKey);
+    expectRefused(await call('DELETE', `/api/v1/api-keys/${sample.id}`, visitor), DEMO_ACCOUNT_REFUSALS.sampleKey);
+    const rows = await harness.app.context.database.db.select().from(apiKeys).where(eq(apiKeys.userId, demoId));
+    expect(rows.find((row) => row.id === theirId)).toMatchObject({ name: 'Visitor B key', revokedAt: null });
+    expect(rows.find((row) => row.id === sample.id)).toMatchObject({ name: sample.name, revokedAt: null });
+    const ownId = mine.json().apiKey.id as string;
+    expect((await call('PATCH', `/api/v1/api-keys/${ownId}`, visitor, { name: 'Renamed A' })).json()).toMatchObject({ name: 'Renamed A' });
+    expect((await call('DELETE', `/api/v1/api-keys/${ownId}`, visitor)).json()).toMatchObject({ status: 'revoked' });
+  });
+
+  it("names another visitor's key in recent requests only as another visitor's", async () => {
+    const created = await call('POST', '/api/v1/api-keys', other.cookie, {
+      name: 'B private name',
+      environment: 'test',
+      permissions: ['api'],
+    });
+    const completion = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${created.json().key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'from B' }] }),
+    });
+    expect(completion.statusCode).toBe(200);
+    await harness.app.gateway.meter.flush();
+    const seenByA = await call('GET', '/api/v1/observability/usage/activity?limit=50', visitor);
+    expect(seenByA.statusCode).toBe(200);
+    expect(seenByA.body).not.toContain('B private name');
+    expect(seenByA.json().items.some((item: { apiKeyName: string | null }) => item.apiKeyName === DEMO_OTHER_VISITOR_KEY)).toBe(true);
+    const seenByB = await call('GET', '/api/v1/observability/usage/activity?limit=50', other.cookie);
+    expect(seenByB.json().items.some((item: { apiKeyName: string | null }) => item.apiKeyName === 'B private name')).toBe(true);
+  });
+
+  it("counts the active-key limit per visitor's session, and signing out revokes that session's keys", async () => {
+    const third = await signIn('192.0.2.30', 'Visitor C browser');
+    const created: string[] = [];
+    for (let index = 0; index < MAX_ACTIVE_API_KEYS; index += 1) {
+      const response = await call('POST', '/api/v1/api-keys', third.cookie, {
+        name: `C ${index}`,
+        environment: 'test',
+        permissions: ['api'],
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      created.push(response.json().key as string);
+    }
+    expect(
+      (await call('POST', '/api/v1/api-keys', third.cookie, { name: 'one more', environment: 'test', permissions: ['api'] })).statusCode,
+    ).toBe(409);
+    // Visitor C's full quota does not stop visitor A.
+    expect(
+      (await call('POST', '/api/v1/api-keys', visitor, { name: 'A again', environment: 'test', permissions: ['api'] })).statusCode,
+    ).toBe(201);
+
+    expect((await call('POST', '/api/v1/auth/logout', third.cookie)).statusCode).toBe(200);
+    const rows = await harness.app.context.database.db.select().from(apiKeys).where(eq(apiKeys.userId, demoId));
+    expect(rows.filter((row) => row.name.startsWith('C ')).every((row) => row.revokedAt !== null)).toBe(true);
+    expect(rows.find((row) => row.name === 'A again')?.revokedAt).toBeNull();
+    const refused = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${created[0]}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'after sign-out' }] }),
+    });
+    expect(refused.statusCode).toBe(401);
   });
 
   it('leaves other accounts as they were: live keys and provider keys', async () => {

@@ -166,7 +166,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: RoutingSettings },
       },
     },
-    async (request) => ({ policy: await saveRoutingPolicy(database.db, signedIn(request).user.id, request.body.policy) }),
+    async (request) => ({ policy: await saveRoutingPolicy(database.db, signedIn(request).user, request.body.policy) }),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
+import { AZURE_ENDPOINT_REFUSED, PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import type { ProviderId, PublicUser } from '@conductor/shared';
 import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { RoutingPolicy } from '@conductor/shared/openai/chat';
@@ -59,6 +59,7 @@ export async function updateProfile(
   mailer: Mailer,
 ): Promise<PublicUser> {
   const emailChanged = emailChanges(user, input.email);
+  if (input.name !== user.name) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.name, 'name');
   if (emailChanged) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.email, 'email');
   if (emailChanged) await checkPasswordForEmailChange(user, input.currentPassword);
   if (emailChanged && (await emailTakenByAnother(db, input.email, user.id))) {
@@ -186,8 +187,7 @@ function providerEndpoint(provider: ProviderId, endpoint: string | undefined, al
   }
   const check = validateBaseUrl(getAdapter('azure'), endpoint, allowLocal);
   if (!check.ok) {
-    const message = 'Enter your Azure OpenAI resource URL: https://<resource>.openai.azure.com (or .cognitiveservices.azure.com).';
-    throw new AppError('validation_failed', message, { fields: { endpoint: message } });
+    throw new AppError('validation_failed', AZURE_ENDPOINT_REFUSED, { fields: { endpoint: AZURE_ENDPOINT_REFUSED } });
   }
   return check.baseUrl;
 }
@@ -212,8 +212,17 @@ export function readRoutingPolicy(user: Pick<UserRow, 'routingPolicy'>): Routing
   return parsed.success ? parsed.data : null;
 }
 
-/** Stores (or, with null, removes) the account's default routing policy; the gateway uses it from the next request on. */
-export async function saveRoutingPolicy(db: Database, userId: string, policy: RoutingPolicy | null): Promise<RoutingPolicy | null> {
+/**
+ * Stores (or, with null, removes) the account's default routing policy; the gateway uses it from
+ * the next request on. The shared demo account's stays as seeded: it would route every visitor.
+ */
+export async function saveRoutingPolicy(
+  db: Database,
+  user: Pick<UserRow, 'id' | 'isDemo'>,
+  policy: RoutingPolicy | null,
+): Promise<RoutingPolicy | null> {
+  refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.routing);
+  const userId = user.id;
   const row = await updateUser(db, userId, { routingPolicy: policy });
   if (!row) throw new AppError('not_found', 'Account not found.');
   // Cached principals carry the old default: drop them here and, through Redis, on every other instance.

@@ -132,6 +132,7 @@ export async function recentEvents(db: Database, userId: string, limit: number) 
       costMicros: usageEvents.costMicros,
       createdAt: usageEvents.createdAt,
       apiKeyName: apiKeys.name,
+      apiKeySession: apiKeys.createdSession,
     })
     .from(usageEvents)
     .leftJoin(apiKeys, eq(apiKeys.id, usageEvents.apiKeyId))

@@ -30,7 +30,10 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/v1/observability/usage/activity',
     { schema: { tags, summary: 'The latest requests', querystring: ActivityQuery, response: { 200: ActivityList } } },
-    async (request) => ({ items: await recentActivity(database.db, signedIn(request).user.id, request.query.limit) }),
+    async (request) => {
+      const { user, session } = signedIn(request);
+      return { items: await recentActivity(database.db, user.id, request.query.limit, user.isDemo ? session.tokenHash : undefined) };
+    },
   );
 
   app.get(

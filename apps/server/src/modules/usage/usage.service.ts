@@ -1,3 +1,4 @@
+import { DEMO_OTHER_VISITOR_KEY } from '@conductor/shared/constants/demo-account';
 import { limitsForPlan } from '@conductor/shared';
 import type {
   ActivityItem,
@@ -133,8 +134,14 @@ export async function usageMetrics(db: Database, userId: string, range: UsageRan
   return summariseCells(range, now, cells);
 }
 
-export async function recentActivity(db: Database, userId: string, limit: number): Promise<ActivityItem[]> {
+/**
+ * The latest requests. On the shared demo account (`demoSession`: the caller's session), the key
+ * of a request another visitor sent is not named: its name is theirs (ADR 0009).
+ */
+export async function recentActivity(db: Database, userId: string, limit: number, demoSession?: string): Promise<ActivityItem[]> {
   const rows = await recentEvents(db, userId, limit);
+  const keyName = (row: (typeof rows)[number]) =>
+    demoSession === undefined || row.apiKeySession === null || row.apiKeySession === demoSession ? row.apiKeyName : DEMO_OTHER_VISITOR_KEY;
   return rows.map((row) => ({
     id: String(row.id),
     requestId: row.requestId,
@@ -147,7 +154,7 @@ export async function recentActivity(db: Database, userId: string, limit: number
     totalTokens: row.promptTokens + row.completionTokens,
     latencyMs: row.latencyMs,
     costMicros: row.costMicros,
-    apiKeyName: row.apiKeyName,
+    apiKeyName: keyName(row),
     createdAt: row.createdAt.toISOString(),
   }));
 }

@@ -1,3 +1,4 @@
+import { DEMO_KEYS_NOTE } from '@conductor/shared/constants/demo-account';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { DashboardPage } from '~/components/layouts/dashboard-page';
@@ -7,18 +8,25 @@ import { EmptyState, ErrorState } from '~/components/ui/state-panels';
 import { apiKeysQuery } from '~/features/api-keys/api/api-keys';
 import { ApiKeyList } from '~/features/api-keys/components/api-key-list';
 import { CreateKeyDialog } from '~/features/api-keys/components/create-key-dialog';
+import { useAuth } from '~/lib/auth';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('API Keys', 'Create and manage the keys your applications use to call Conductor.', '/dashboard/keys');
 
 export default function KeysPage() {
   const keys = useQuery(apiKeysQuery());
+  const isDemo = useAuth().user?.isDemo === true;
   return (
     <DashboardPage
       title="API Keys"
       description="Create and manage the keys your applications use to call Conductor."
       actions={<CreateKeyDialog />}
     >
+      {isDemo && (
+        <p className="rounded-md border border-border bg-muted p-3 text-sm" data-testid="demo-keys-note">
+          {DEMO_KEYS_NOTE}
+        </p>
+      )}
       <Card className="min-w-0 py-2">
         {keys.isError ? (
           <ErrorState className="m-4" message={keys.error.message} onRetry={() => keys.refetch()} />

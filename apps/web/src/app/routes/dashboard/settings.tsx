@@ -61,7 +61,7 @@ export default function SettingsPage() {
         title="Routing"
         description="How the gateway routes requests that bring no routing policy of their own, for every API key of your account."
       >
-        <RoutingForm />
+        <RoutingForm isDemo={user.isDemo} />
       </Section>
       <Section id="sessions" title="Active sessions" description="Devices signed in to your account.">
         <SessionsList isDemo={user.isDemo} />

@@ -36,7 +36,14 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
             className="grid grid-cols-1 gap-2 px-4 py-4 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_7rem_7rem_5.5rem_7.5rem] md:items-center md:gap-4"
           >
             <div className="min-w-0">
-              <p className="truncate font-medium">{key.name}</p>
+              <p className="flex min-w-0 items-center gap-2">
+                <span className="truncate font-medium">{key.name}</span>
+                {key.lockedReason && (
+                  <Badge tone="neutral" className="shrink-0">
+                    sample
+                  </Badge>
+                )}
+              </p>
               <p className="text-xs text-muted-foreground">
                 <Badge tone={key.environment === 'live' ? 'accent' : 'neutral'} className="mr-1">
                   {key.environment}
@@ -65,7 +72,8 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
                 type="button"
                 className={`${buttonClasses('ghost', 'icon')} size-8`}
                 aria-label={`Edit ${key.name}`}
-                title="Edit"
+                title={key.lockedReason ?? 'Edit'}
+                disabled={key.lockedReason !== undefined}
                 onClick={() => setRenaming(key)}
               >
                 <Pencil className="size-4" aria-hidden="true" />
@@ -74,8 +82,8 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
                 type="button"
                 className={`${buttonClasses('ghost', 'icon')} size-8 text-danger`}
                 aria-label={`Revoke ${key.name}`}
-                title={key.status === 'revoked' ? 'Already revoked' : 'Revoke'}
-                disabled={key.status === 'revoked'}
+                title={key.lockedReason ?? (key.status === 'revoked' ? 'Already revoked' : 'Revoke')}
+                disabled={key.status === 'revoked' || key.lockedReason !== undefined}
                 onClick={() => setRevoking(key)}
               >
                 <Trash2 className="size-4" aria-hidden="true" />

@@ -10,6 +10,7 @@ import { DangerZone } from './danger-zone';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { ProviderKeysPanel } from './provider-keys-panel';
+import { RoutingForm } from './routing-form';
 
 const { mutateAsync, mutation } = vi.hoisted(() => {
   const mutateAsync = vi.fn();
@@ -21,6 +22,8 @@ vi.mock('../api/settings', () => ({
   useSaveProviderKey: mutation,
   useRemoveProviderKey: mutation,
   useDeleteAccount: mutation,
+  useSaveRouting: mutation,
+  routingQuery: () => ({ queryKey: ['settings', 'routing'], queryFn: async () => ({ policy: null }) }),
 }));
 vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
@@ -47,25 +50,40 @@ function renderWithProviders(node: React.ReactNode) {
 describe('settings on the demo account', () => {
   beforeEach(() => mutateAsync.mockReset().mockResolvedValue(undefined));
 
-  it('keeps the e-mail read-only with the reason, still saves a name, and shows a refusal on the field', async () => {
+  it('keeps the name and e-mail read-only with the reasons, and offers no save', async () => {
     const events = userEvent.setup();
     render(<ProfileForm user={demo} />);
+    const name = screen.getByLabelText('Name');
     const email = screen.getByLabelText('Email');
+    expect(name).toHaveAttribute('readonly');
+    expect(name).toHaveAccessibleDescription(DEMO_ACCOUNT_REFUSALS.name);
     expect(email).toHaveAttribute('readonly');
     expect(email).toHaveAccessibleDescription(DEMO_ACCOUNT_REFUSALS.email);
+    await events.type(name, 'x');
     await events.type(email, 'x');
+    expect(name).toHaveValue('Demo User');
     expect(email).toHaveValue('demo@conductor.dev');
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+    expect(mutateAsync).not.toHaveBeenCalled();
+  });
 
-    await events.clear(screen.getByLabelText('Name'));
-    await events.type(screen.getByLabelText('Name'), 'Demo Visitor');
-    await events.click(screen.getByRole('button', { name: 'Save changes' }));
-    expect(mutateAsync).toHaveBeenCalledWith({ name: 'Demo Visitor', email: 'demo@conductor.dev' });
-
-    // A page that did not know (an old snapshot) still shows the server's refusal where it applies.
-    mutateAsync.mockRejectedValueOnce(new ApiError(403, 'forbidden', DEMO_ACCOUNT_REFUSALS.email, { email: DEMO_ACCOUNT_REFUSALS.email }));
+  it("shows the server's refusal on the name field when the page did not know (an old snapshot)", async () => {
+    const events = userEvent.setup();
+    render(<ProfileForm user={{ ...demo, isDemo: false }} />);
+    mutateAsync.mockRejectedValueOnce(new ApiError(403, 'forbidden', DEMO_ACCOUNT_REFUSALS.name, { name: DEMO_ACCOUNT_REFUSALS.name }));
     await events.type(screen.getByLabelText('Name'), '!');
     await events.click(screen.getByRole('button', { name: 'Save changes' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(DEMO_ACCOUNT_REFUSALS.email);
+    expect(await screen.findByRole('alert')).toHaveTextContent(DEMO_ACCOUNT_REFUSALS.name);
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('shows the routing default with the reason, every control disabled', async () => {
+    renderWithProviders(<RoutingForm isDemo />);
+    expect(await screen.findByTestId('demo-routing')).toHaveTextContent(DEMO_ACCOUNT_REFUSALS.routing);
+    expect(screen.getByTestId('routing-current')).toHaveTextContent('No account default');
+    for (const radio of screen.getAllByRole('radio')) expect(radio).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Save routing' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Clear default' })).toBeDisabled();
   });
 
   it('offers no password form, and says why', () => {

@@ -49,10 +49,16 @@ export function ProfileForm({ user }: { user: PublicUser }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="profile-name" label="Name" error={errors.name?.message}>
-          <Input {...fieldAria('profile-name', errors.name?.message)} autoComplete="name" {...form.register('name')} />
+        {/* The shared demo account keeps its published name and e-mail: the fields are read-only and say why. */}
+        <Field id="profile-name" label="Name" hint={user.isDemo ? DEMO_ACCOUNT_REFUSALS.name : undefined} error={errors.name?.message}>
+          <Input
+            {...fieldAria('profile-name', errors.name?.message, user.isDemo)}
+            autoComplete="name"
+            readOnly={user.isDemo}
+            className={user.isDemo ? 'bg-muted text-muted-foreground' : undefined}
+            {...form.register('name')}
+          />
         </Field>
-        {/* The shared demo account keeps its published e-mail: the field is read-only and says why. */}
         <Field id="profile-email" label="Email" hint={user.isDemo ? DEMO_ACCOUNT_REFUSALS.email : undefined} error={errors.email?.message}>
           <Input
             {...fieldAria('profile-email', errors.email?.message, user.isDemo)}
@@ -79,7 +85,7 @@ export function ProfileForm({ user }: { user: PublicUser }) {
           </Field>
         )}
       </div>
-      <Button type="submit" disabled={update.isPending || !isDirty}>
+      <Button type="submit" disabled={update.isPending || !isDirty || user.isDemo}>
         {update.isPending ? 'Saving...' : 'Save changes'}
       </Button>
     </form>

@@ -1,3 +1,4 @@
+import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import type { RoutingPolicy } from '@conductor/shared/openai/chat';
 import { ROUTING_HEADER } from '@conductor/shared/openai/models';
 import {
@@ -29,7 +30,7 @@ function describeSaved(policy: RoutingPolicy | null): string {
   return `Account default: ${ROUTING_STRATEGY_LABELS[policy.strategy]}, ${targets}.`;
 }
 
-function RoutingEditor({ saved }: { saved: RoutingPolicy | null }) {
+function RoutingEditor({ saved, lockedReason }: { saved: RoutingPolicy | null; lockedReason: string | undefined }) {
   const [draft, setDraft] = useState<RoutingDraft>(() => toDraft(saved));
   const [problem, setProblem] = useState<RoutingProblem | null>(null);
   const save = useSaveRouting();
@@ -66,7 +67,12 @@ function RoutingEditor({ saved }: { saved: RoutingPolicy | null }) {
       <p className="text-sm" data-testid="routing-current">
         {describeSaved(saved)}
       </p>
-      <fieldset className="space-y-2">
+      {lockedReason && (
+        <p className="rounded-md border border-border bg-muted p-3 text-sm" data-testid="demo-routing">
+          {lockedReason}
+        </p>
+      )}
+      <fieldset className="space-y-2" disabled={lockedReason !== undefined}>
         <legend className="mb-2 text-sm font-medium">Default strategy</legend>
         <div className="grid gap-2 sm:grid-cols-2">
           {ROUTING_STRATEGIES.map((strategy) => (
@@ -75,6 +81,7 @@ function RoutingEditor({ saved }: { saved: RoutingPolicy | null }) {
               className={cn(
                 'flex cursor-pointer gap-3 rounded-md border p-3 transition-colors duration-150',
                 'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring',
+                'has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60',
                 draft.strategy === strategy ? 'border-primary bg-accent/50' : 'border-border hover:bg-muted',
               )}
             >
@@ -100,23 +107,29 @@ function RoutingEditor({ saved }: { saved: RoutingPolicy | null }) {
           ))}
         </div>
       </fieldset>
-      <TargetsEditor
-        strategy={draft.strategy}
-        targets={draft.targets}
-        invalid={problem}
-        problemId={PROBLEM_ID}
-        onChange={(targets) => edit({ targets })}
-      />
+      <fieldset className="min-w-0" disabled={lockedReason !== undefined}>
+        <TargetsEditor
+          strategy={draft.strategy}
+          targets={draft.targets}
+          invalid={problem}
+          problemId={PROBLEM_ID}
+          onChange={(targets) => edit({ targets })}
+        />
+      </fieldset>
       {problem && (
         <p id={PROBLEM_ID} role="alert" className="text-sm text-danger">
           {problem.message}
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={save.isPending || !changed}>
+        <Button type="submit" disabled={save.isPending || !changed || lockedReason !== undefined}>
           {save.isPending ? 'Saving...' : 'Save routing'}
         </Button>
-        <Button variant="secondary" disabled={save.isPending || saved === null} onClick={() => void send(null)}>
+        <Button
+          variant="secondary"
+          disabled={save.isPending || saved === null || lockedReason !== undefined}
+          onClick={() => void send(null)}
+        >
           Clear default
         </Button>
       </div>
@@ -133,7 +146,7 @@ function RoutingEditor({ saved }: { saved: RoutingPolicy | null }) {
 }
 
 /** The account's default routing policy: strategy and ordered targets, used when a request sends none. */
-export function RoutingForm() {
+export function RoutingForm({ isDemo = false }: { isDemo?: boolean }) {
   const routing = useQuery(routingQuery());
   if (routing.isError) return <ErrorState message={routing.error.message} onRetry={() => routing.refetch()} />;
   if (!routing.data) {
@@ -150,5 +163,12 @@ export function RoutingForm() {
     );
   }
   // A save replaces the saved policy: the editor starts again from it.
-  return <RoutingEditor key={JSON.stringify(routing.data.policy)} saved={routing.data.policy} />;
+  // The shared demo account keeps its default (it would route every visitor): shown, not editable.
+  return (
+    <RoutingEditor
+      key={JSON.stringify(routing.data.policy)}
+      saved={routing.data.policy}
+      lockedReason={isDemo ? DEMO_ACCOUNT_REFUSALS.routing : undefined}
+    />
+  );
 }
