@@ -33,7 +33,10 @@ export interface GatewayRuntime {
   loadUsedTokens(userId: string, now: number): Promise<number>;
   /** Providers with a hosted key whose circuit is not open. */
   healthyProviders(): ProviderId[];
+  /** The server's own endpoint of a provider (its hosted key's). */
   isProviderHealthy(provider: ProviderId): boolean;
+  /** One endpoint by its breaker key (`KeyChoice.breakerKey`: an account's own Azure resource has its own). */
+  isEndpointHealthy(breakerKey: string): boolean;
   close(): Promise<void>;
 }
 
@@ -135,7 +138,8 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     });
   }
 
-  const isProviderHealthy = (provider: ProviderId) => breakers.isHealthy(upstreams[provider].breakerKey, clock.now());
+  const isEndpointHealthy = (breakerKey: string) => breakers.isHealthy(breakerKey, clock.now());
+  const isProviderHealthy = (provider: ProviderId) => isEndpointHealthy(upstreams[provider].breakerKey);
   context.metrics.upstream.watchBreakers(() => breakers.states(clock.now()));
 
   return {
@@ -155,6 +159,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     },
     healthyProviders: () => hostedProviders(upstreams).filter(isProviderHealthy),
     isProviderHealthy,
+    isEndpointHealthy,
     async close() {
       unregister?.();
       authenticator.close();

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonHeaders } from '../../src/modules/portal/portal-testing.ts';
 import { createUserWithSession } from '../helpers.ts';
-import { addKey, closeFakes, type Fakes, fake, type LiveGateway, sdk, startFakes, startGateway } from './gateway-helpers.ts';
+import { type FakeUpstream, startFakeUpstream } from '../fake-upstreams/index.ts';
+import {
+  addKey,
+  closeFakes,
+  createAccountWithKey,
+  type Fakes,
+  fake,
+  type LiveGateway,
+  sdk,
+  startFakes,
+  startGateway,
+  upstreamEnv,
+} from './gateway-helpers.ts';
 
 const AZURE_KEY = '0123456789abcdef0123456789abcdef';
 
@@ -78,5 +90,73 @@ describe('own Azure OpenAI key with its own resource', () => {
       .chat.completions.create({ model: 'azure-gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
       .catch((error: unknown) => error as { status: number; code: string });
     expect(refused).toMatchObject({ status: 400, code: 'provider_not_configured' });
+  });
+});
+
+/** The server's Azure resource and an account's own are separate endpoints, each with its own health. */
+describe('own Azure resource health is its own', () => {
+  let fakes: Fakes;
+  let own: FakeUpstream;
+  let gateway: LiveGateway;
+
+  beforeAll(async () => {
+    fakes = await startFakes(['azure', 'openai']);
+    own = await startFakeUpstream({ provider: 'azure' });
+    gateway = await startGateway({ ...upstreamEnv(fakes), GATEWAY_BREAKER_FAILURES: '2', GATEWAY_BREAKER_COOLDOWN_MS: '60000' });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await own?.close();
+    await closeFakes(fakes);
+  });
+
+  const azureHealth = async (key: string) => {
+    const providers = (await sdk(gateway.origin, key).get('/providers')) as { data: { id: string; healthy: boolean }[] };
+    return providers.data.find((provider) => provider.id === 'azure')?.healthy;
+  };
+
+  it("the server's resource failing does not mark the account's own resource unhealthy, nor move it down a fallback", async () => {
+    // An account on the server's resource trips its breaker.
+    const hosted = await createAccountWithKey(gateway.app, 'enterprise');
+    fake(fakes, 'azure').setBehaviour({ kind: 'status', status: 500 });
+    const failed = await sdk(gateway.origin, hosted.key)
+      .chat.completions.create({ model: 'azure-gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .then(
+        () => ({ status: 200 }),
+        (error: unknown) => error as { status: number },
+      );
+    expect(failed.status).toBe(502);
+    expect(await azureHealth(hosted.key)).toBe(false);
+
+    // An account with its own Azure resource.
+    const { user, cookie } = await createUserWithSession(gateway.app, { plan: 'enterprise' });
+    const { key } = await addKey(gateway.app, user.id);
+    const saved = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v1/settings/provider-keys/azure',
+      headers: jsonHeaders(cookie),
+      payload: JSON.stringify({ key: AZURE_KEY, endpoint: own.baseUrl }),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await azureHealth(key)).toBe(true);
+
+    // Fallback [azure, openai]: the healthy own resource stays first and serves.
+    const before = own.requests.length;
+    const { response } = await sdk(gateway.origin, key)
+      .chat.completions.create({
+        model: 'azure-gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Hi' }],
+        // @ts-expect-error Conductor's routing extension is not in the SDK's types.
+        conductor: {
+          strategy: 'fallback',
+          targets: [
+            { provider: 'azure', model: 'azure-gpt-4o-mini' },
+            { provider: 'openai', model: 'gpt-4o-mini' },
+          ],
+        },
+      })
+      .withResponse();
+    expect(response.headers.get('x-conductor-provider')).toBe('azure');
+    expect(own.requests.slice(before).map((request) => request.apiKey)).toEqual([AZURE_KEY]);
   });
 });

@@ -133,7 +133,11 @@ export class ChatCall {
       source,
       serves,
       available: (model) => keyFor(model) !== undefined,
-      healthy: (model) => this.#runtime.isProviderHealthy(model.provider),
+      // The breaker of the endpoint this account's key goes to (an own Azure resource is not the server's).
+      healthy: (model) => {
+        const key = keyFor(model);
+        return key === undefined ? this.#runtime.isProviderHealthy(model.provider) : this.#runtime.isEndpointHealthy(key.breakerKey);
+      },
     });
     // Only targets the caller named are reported as skipped; derived candidates without a key are simply not used.
     if (policy.targets) for (const target of unavailable) route.add(target, 'no-key');

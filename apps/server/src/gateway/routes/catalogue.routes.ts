@@ -91,7 +91,7 @@ export function catalogueRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod 
             name: PROVIDER_NAMES[provider],
             configured: sandbox || key !== undefined,
             key_source: sandbox ? 'sandbox' : (key?.keySource ?? null),
-            healthy: sandbox || runtime.isProviderHealthy(provider),
+            healthy: sandbox || (key ? runtime.isEndpointHealthy(key.breakerKey) : runtime.isProviderHealthy(provider)),
             models: MODELS.filter((model) => model.provider === provider).map((model) => model.id),
           };
         });
