@@ -1,5 +1,6 @@
 import { MESSAGES } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
+import { REAUTHENTICATION_REQUIRED, SIGN_IN_AGAIN_TO_CHANGE_EMAIL } from '@conductor/shared/schemas/settings';
 import type { Page } from '@playwright/test';
 import { allowFailedResources, expectToast } from './auth-helpers';
 import { expect, test, waitForHydration } from './fixtures';
@@ -124,5 +125,58 @@ test.describe('/auth/callback errors, in the spec order of precedence', () => {
     await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.ssoSessionLost);
     await expectToast(page, MESSAGES.oidc.failureToast);
     allowFailedResources(consoleErrors, [400]);
+  });
+});
+
+test.describe('signing in again to confirm a change (single sign-on accounts have no password)', () => {
+  test('an e-mail change refused for an old sign-in offers Sign in again, which comes back to Settings and then saves', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await openSsoTab(page);
+    await page.getByRole('button', { name: 'Continue with Demo OIDC' }).click();
+    await expect(page.getByRole('heading', { name: 'Continue to Conductor?' })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 10_000 });
+    expect((await page.request.post('/api/v1/onboarding/complete', { data: { mode: 'hosted' } })).status()).toBe(200);
+
+    await page.goto('/dashboard/settings');
+    const profile = page.getByRole('region', { name: 'Profile' });
+    const email = profile.getByLabel('Email', { exact: true });
+    const moved = `moved-${Date.now().toString(36)}@example.com`;
+    // This session is seconds old, so the server would accept the change: the first answer plays
+    // the server's refusal of a sign-in older than the limit (settings tests prove the server side).
+    await page.route(
+      '**/api/v1/settings/profile',
+      (route) =>
+        route.fulfill({
+          status: 403,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            error: {
+              code: REAUTHENTICATION_REQUIRED,
+              message: SIGN_IN_AGAIN_TO_CHANGE_EMAIL,
+              fields: { email: SIGN_IN_AGAIN_TO_CHANGE_EMAIL },
+            },
+          }),
+        }),
+      { times: 1 },
+    );
+    await email.fill(moved);
+    await profile.getByRole('button', { name: 'Save changes' }).click();
+    await expect(profile.getByText(SIGN_IN_AGAIN_TO_CHANGE_EMAIL)).toBeVisible();
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    allowFailedResources(consoleErrors, [403]);
+
+    // The issuer remembers this browser's consent: it answers at once, and the callback comes back here.
+    await profile.getByRole('button', { name: 'Sign in again with Demo OIDC' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/settings#profile$/, { timeout: 10_000 });
+    expect(await page.evaluate(() => window.sessionStorage.getItem('oidc_return_to'))).toBeNull();
+
+    await email.fill(moved);
+    await profile.getByRole('button', { name: 'Save changes' }).click();
+    await expectToast(page, 'Profile saved');
+    const session = await (await page.request.get('/api/v1/auth/session')).json();
+    expect(session.user).toMatchObject({ email: moved, authMethod: 'oidc', verified: false });
   });
 });

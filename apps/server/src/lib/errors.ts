@@ -5,6 +5,7 @@ export type AppErrorCode =
   | 'unauthorized'
   | 'session_expired'
   | 'forbidden'
+  | 'reauthentication_required'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
@@ -20,6 +21,7 @@ const STATUS: Record<AppErrorCode, number> = {
   unauthorized: 401,
   session_expired: 401,
   forbidden: 403,
+  reauthentication_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -33,6 +33,16 @@ export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
 export const PASSWORD_CHANGED = 'Password updated. Other sessions were signed out.';
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 
+/**
+ * A single sign-on account has no password to confirm a change of e-mail or its deletion with: it
+ * confirms by having signed in this recently (a session alone, a stolen one, is not enough). The
+ * server refuses otherwise with 403 `reauthentication_required` and one of these messages.
+ */
+export const RECENT_SIGN_IN_MINUTES = 10;
+export const REAUTHENTICATION_REQUIRED = 'reauthentication_required';
+export const SIGN_IN_AGAIN_TO_CHANGE_EMAIL = `To change your email, sign in again with single sign-on first: your last sign-in was more than ${RECENT_SIGN_IN_MINUTES} minutes ago.`;
+export const SIGN_IN_AGAIN_TO_DELETE = `To delete your account, sign in again with single sign-on first: your last sign-in was more than ${RECENT_SIGN_IN_MINUTES} minutes ago.`;
+
 /** Deleting the account needs the word typed out. */
 export const DELETE_CONFIRMATION_WORD = 'DELETE';
 export const DELETE_NEEDS_PASSWORD = 'Enter your current password to delete your account';

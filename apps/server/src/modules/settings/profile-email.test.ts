@@ -1,8 +1,15 @@
-import { EMAIL_CHANGE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
+import {
+  EMAIL_CHANGE_NEEDS_PASSWORD,
+  REAUTHENTICATION_REQUIRED,
+  RECENT_SIGN_IN_MINUTES,
+  SIGN_IN_AGAIN_TO_CHANGE_EMAIL,
+  WRONG_CURRENT_PASSWORD,
+} from '@conductor/shared/schemas/settings';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { users } from '../../db/schema/index.ts';
+import { sessions, users } from '../../db/schema/index.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { readOutbox } from '../../lib/mailer.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
@@ -79,7 +86,7 @@ describe('changing the e-mail in the profile', () => {
     expect(await row(user.id)).toMatchObject({ email, verified: false });
   });
 
-  it('lets an account without a password (single sign-on) change its e-mail, as unverified', async () => {
+  it('lets an account without a password (single sign-on) change its e-mail, as unverified, just after signing in', async () => {
     const { cookie, user } = await withoutPassword();
     const email = unique('sso');
     const response = await save(cookie, { name: user.name, email });
@@ -87,9 +94,33 @@ describe('changing the e-mail in the profile', () => {
     expect(response.json().user).toMatchObject({ email, verified: false });
   });
 
+  it('asks a single sign-on account to sign in again when its sign-in is older than the limit; a name still saves', async () => {
+    const { cookie, user, token } = await withoutPassword();
+    const signedInAt = new Date(Date.now() - (RECENT_SIGN_IN_MINUTES * 60_000 + 5_000));
+    await db()
+      .update(sessions)
+      .set({ createdAt: signedInAt })
+      .where(eq(sessions.tokenHash, sha256(token)));
+    const refused = await save(cookie, { name: user.name, email: unique('moved') });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({
+      code: REAUTHENTICATION_REQUIRED,
+      message: SIGN_IN_AGAIN_TO_CHANGE_EMAIL,
+      fields: { email: SIGN_IN_AGAIN_TO_CHANGE_EMAIL },
+    });
+    expect((await row(user.id))?.email).toBe(user.email);
+    expect((await save(cookie, { name: 'Still Me', email: user.email })).statusCode).toBe(200);
+  });
+
   describe('the notice to the old address', () => {
     const change = async (user: Awaited<ReturnType<typeof withPassword>>['user'], input: Parameters<typeof updateProfile>[2]) =>
-      updateProfile(db(), user, input, Date.parse('2025-03-04T05:06:07Z'), harness.app.context.mailer);
+      updateProfile(
+        db(),
+        { user, session: { createdAt: new Date('2025-03-04T05:06:00Z') } },
+        input,
+        Date.parse('2025-03-04T05:06:07Z'),
+        harness.app.context.mailer,
+      );
 
     it('goes out when an account with a password changes its e-mail', async () => {
       const { user } = await withPassword();

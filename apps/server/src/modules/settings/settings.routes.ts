@@ -72,8 +72,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/settings/profile',
     { schema: { tags, summary: 'Update name and e-mail', body: UpdateProfileInput, response: { 200: UserResponse } } },
     async (request) => {
-      const { user } = signedIn(request);
-      const update = () => updateProfile(database.db, user, request.body, clock.now(), mailer);
+      const { user, session } = signedIn(request);
+      const update = () => updateProfile(database.db, { user, session }, request.body, clock.now(), mailer);
       // Only a change that checks the password counts (and clears the count): a name alone must not reset the guesses.
       const updated = await (profileChangeChecksPassword(user, request.body) ? checkingPassword(user.id, update) : update());
       // A new address is unconfirmed: its confirmation link goes to it after the answer, at most
@@ -180,8 +180,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { user } = signedIn(request);
-      await checkingPassword(user.id, () => deleteAccount(database.db, user, request.body.currentPassword, clock.now()));
+      const { user, session } = signedIn(request);
+      await checkingPassword(user.id, () => deleteAccount(database.db, { user, session }, request.body.currentPassword, clock.now()));
       app.clearSessionCookie(reply);
       return { ok: true as const };
     },

@@ -3,7 +3,14 @@ import type { ProviderId, PublicUser } from '@conductor/shared';
 import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { RoutingPolicy } from '@conductor/shared/openai/chat';
 import type { SessionView } from '@conductor/shared/schemas/settings';
-import { DELETE_NEEDS_PASSWORD, EMAIL_CHANGE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
+import {
+  DELETE_NEEDS_PASSWORD,
+  EMAIL_CHANGE_NEEDS_PASSWORD,
+  RECENT_SIGN_IN_MINUTES,
+  SIGN_IN_AGAIN_TO_CHANGE_EMAIL,
+  SIGN_IN_AGAIN_TO_DELETE,
+  WRONG_CURRENT_PASSWORD,
+} from '@conductor/shared/schemas/settings';
 import type { Database } from '../../db/client.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
@@ -14,7 +21,7 @@ import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
 // The reset module's own retirement of outstanding links (what a completed reset runs too).
 import { retirePasswordResets } from '../auth/accounts.repository.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
-import { revokeSession, revokeUserSessions } from '../auth/session.service.ts';
+import { revokeSession, revokeUserSessions, type SessionRow } from '../auth/session.service.ts';
 import { deleteAllProviderKeys, deleteProviderKey, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { refuseOnDemo } from '../users/demo-account.ts';
 import { findUserById, updateUser, type UserRow } from '../users/users.repository.ts';
@@ -53,7 +60,7 @@ export function profileChangeChecksPassword(user: Pick<UserRow, 'email' | 'passw
  */
 export async function updateProfile(
   db: Database,
-  user: UserRow,
+  { user, session }: { user: UserRow; session: SignIn },
   input: { name: string; email: string; currentPassword?: string | undefined },
   now: number,
   mailer: Mailer,
@@ -62,6 +69,7 @@ export async function updateProfile(
   if (input.name !== user.name) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.name, 'name');
   if (emailChanged) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.email, 'email');
   if (emailChanged) await checkPasswordForEmailChange(user, input.currentPassword);
+  if (emailChanged && !user.passwordHash) assertRecentSignIn(session, now, SIGN_IN_AGAIN_TO_CHANGE_EMAIL, 'email');
   if (emailChanged && (await emailTakenByAnother(db, input.email, user.id))) {
     throw new AppError('conflict', EMAIL_TAKEN, { fields: { email: EMAIL_TAKEN } });
   }
@@ -76,7 +84,19 @@ export async function updateProfile(
   return publicUserById(db, user.id, now);
 }
 
-/** Accounts without a password (single sign-on) have none to give: the notice to the old address is their safeguard. */
+/** The sign-in a session began with (`sessions.created_at`). */
+type SignIn = Pick<SessionRow, 'createdAt'>;
+
+/**
+ * Single sign-on accounts have no password to confirm with: they confirm by a recent sign-in
+ * (RECENT_SIGN_IN_MINUTES), so a session alone, a stolen one, cannot move or delete the account.
+ */
+function assertRecentSignIn(session: SignIn, now: number, message: string, field?: string): void {
+  if (now - session.createdAt.getTime() <= RECENT_SIGN_IN_MINUTES * 60_000) return;
+  throw new AppError('reauthentication_required', message, field ? { fields: { [field]: message } } : {});
+}
+
+/** Accounts without a password (single sign-on) have none to give: a recent sign-in and the notice to the old address are their safeguards. */
 async function checkPasswordForEmailChange(user: UserRow, currentPassword: string | undefined): Promise<void> {
   if (!user.passwordHash) return;
   if (!currentPassword) {
@@ -238,7 +258,7 @@ export async function saveRoutingPolicy(
  */
 export async function deleteAccount(
   db: Database,
-  user: Pick<UserRow, 'id' | 'passwordHash' | 'isDemo'>,
+  { user, session }: { user: Pick<UserRow, 'id' | 'passwordHash' | 'isDemo'>; session: SignIn },
   currentPassword: string | undefined,
   now: number,
 ): Promise<void> {
@@ -247,6 +267,8 @@ export async function deleteAccount(
     if (!currentPassword)
       throw new AppError('validation_failed', DELETE_NEEDS_PASSWORD, { fields: { currentPassword: DELETE_NEEDS_PASSWORD } });
     await assertCurrentPassword(user.passwordHash, currentPassword);
+  } else {
+    assertRecentSignIn(session, now, SIGN_IN_AGAIN_TO_DELETE);
   }
   const userId = user.id;
   await revokeAllApiKeys(db, userId, now);

@@ -1,8 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETE_NEEDS_PASSWORD, WRONG_CURRENT_PASSWORD } from '@conductor/shared/schemas/settings';
+import {
+  DELETE_NEEDS_PASSWORD,
+  REAUTHENTICATION_REQUIRED,
+  RECENT_SIGN_IN_MINUTES,
+  SIGN_IN_AGAIN_TO_DELETE,
+  WRONG_CURRENT_PASSWORD,
+} from '@conductor/shared/schemas/settings';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { apiKeys, providerKeys, users } from '../../db/schema/index.ts';
+import { apiKeys, providerKeys, sessions, users } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { findApiKeyByHash } from '../api-keys/api-key.ts';
@@ -261,6 +267,20 @@ describe('settings', () => {
       });
       expect(right.statusCode).toBe(200);
       expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
+    });
+
+    it('asks a single sign-on account to sign in again when its sign-in is older than the limit', async () => {
+      const { cookie, user, token } = await createUserWithSession(harness.app, { authMethod: 'oidc', passwordHash: null });
+      const signedInAt = new Date(Date.now() - (RECENT_SIGN_IN_MINUTES * 60_000 + 5_000));
+      await db()
+        .update(sessions)
+        .set({ createdAt: signedInAt })
+        .where(eq(sessions.tokenHash, sha256(token)));
+      const refused = await call('POST', '/api/v1/settings/delete-account', cookie, { confirmation: 'DELETE' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toMatchObject({ code: REAUTHENTICATION_REQUIRED, message: SIGN_IN_AGAIN_TO_DELETE });
+      expect(await db().select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
+      expect((await call('GET', '/api/v1/settings/sessions', cookie)).statusCode).toBe(200);
     });
 
     it('revokes keys and sessions and deletes the account', async () => {

@@ -7,7 +7,7 @@ import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { authStore } from '~/lib/auth';
 import { completeSso } from '../api/sso';
-import { clearSsoAttempt, readSsoAttempt } from '../lib/sso-storage';
+import { clearSsoAttempt, readSsoAttempt, takeSsoReturnTo } from '../lib/sso-storage';
 
 type CallbackView = { status: 'loading' } | { status: 'success'; isNewUser: boolean } | { status: 'error'; message: string };
 
@@ -34,6 +34,7 @@ export function OidcCallback() {
     const params = new URLSearchParams(window.location.search);
     const stored = readSsoAttempt();
     clearSsoAttempt();
+    const returnTo = takeSsoReturnTo();
     // The code must not linger in the address bar or the history.
     window.history.replaceState(window.history.state, '', window.location.pathname);
 
@@ -56,7 +57,7 @@ export function OidcCallback() {
         setView({ status: 'success', isNewUser });
         toast.success(provider === 'demo' ? MESSAGES.oidc.demoSuccess : MESSAGES.oidc.successToast);
         setTimeout(() => {
-          if (mounted.current) navigate(user.onboardingCompleted ? '/dashboard' : '/onboarding', { replace: true });
+          if (mounted.current) navigate(user.onboardingCompleted ? (returnTo ?? '/dashboard') : '/onboarding', { replace: true });
         }, TIMEOUTS_MS.oidcSuccessRedirect);
       })
       .catch((exception: unknown) =>

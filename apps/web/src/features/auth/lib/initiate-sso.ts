@@ -4,7 +4,7 @@ import type { SsoProviderOption } from '@conductor/shared/schemas/sso';
 import { toast } from '~/lib/toast';
 import { startSso } from '../api/sso';
 import { canUsePkce, randomValue, s256Challenge } from './pkce';
-import { clearSsoAttempt, saveSsoAttempt } from './sso-storage';
+import { clearSsoAttempt, saveSsoAttempt, saveSsoReturnTo } from './sso-storage';
 
 /** Long enough to read the toast before the browser leaves for the provider. */
 const REDIRECT_DELAY_MS = 1_000;
@@ -14,7 +14,7 @@ const REDIRECT_DELAY_MS = 1_000;
  * session storage with the provider and issuer; the server records the S256 challenge and
  * answers the provider's authorization URL; the browser goes there after the toast.
  */
-export async function initiateSso(provider: SsoProviderOption): Promise<void> {
+export async function initiateSso(provider: SsoProviderOption, options: { returnTo?: string } = {}): Promise<void> {
   if (!canUsePkce()) {
     // Trying again will not help: say what will (plain http on a host other than localhost has no Web Crypto digest).
     toast.error(MESSAGES.oidc.startFailure, { description: AUTH_COPY.ssoInsecureContext });
@@ -26,6 +26,7 @@ export async function initiateSso(provider: SsoProviderOption): Promise<void> {
     const codeVerifier = randomValue(48);
     const codeChallenge = await s256Challenge(codeVerifier);
     saveSsoAttempt({ provider: provider.id, issuer: provider.issuer, state, codeVerifier, nonce });
+    saveSsoReturnTo(options.returnTo);
     const { authorizationUrl, issuer } = await startSso({
       provider: provider.id,
       state,
@@ -40,6 +41,7 @@ export async function initiateSso(provider: SsoProviderOption): Promise<void> {
     window.location.assign(authorizationUrl);
   } catch {
     clearSsoAttempt();
+    saveSsoReturnTo(undefined);
     toast.error(MESSAGES.oidc.startFailure);
     throw new Error(MESSAGES.oidc.startFailureCause);
   }

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSsoAttempt, readSsoAttempt, SSO_STORAGE_KEYS, saveSsoAttempt } from './sso-storage';
+import {
+  clearSsoAttempt,
+  isInternalPath,
+  readSsoAttempt,
+  SSO_STORAGE_KEYS,
+  saveSsoAttempt,
+  saveSsoReturnTo,
+  takeSsoReturnTo,
+} from './sso-storage';
 
 describe('sign-on attempt in session storage', () => {
   afterEach(() => window.sessionStorage.clear());
@@ -19,5 +27,22 @@ describe('sign-on attempt in session storage', () => {
       nonce: undefined,
     });
     expect(window.sessionStorage.getItem('unrelated')).toBe('kept');
+  });
+
+  it('keeps a return path of this app only, and gives it back once', () => {
+    saveSsoReturnTo('/dashboard/settings#profile');
+    expect(takeSsoReturnTo()).toBe('/dashboard/settings#profile');
+    expect(takeSsoReturnTo()).toBeUndefined();
+    for (const outside of ['https://evil.example.com/', '//evil.example.com', '/\\evil.example.com', 'javascript:alert(1)', '']) {
+      expect(isInternalPath(outside), outside).toBe(false);
+      saveSsoReturnTo(outside);
+      expect(takeSsoReturnTo()).toBeUndefined();
+    }
+    // Planted by hand (another script on the page): still not followed.
+    window.sessionStorage.setItem('oidc_return_to', '//evil.example.com');
+    expect(takeSsoReturnTo()).toBeUndefined();
+    saveSsoReturnTo('/dashboard');
+    saveSsoReturnTo(undefined);
+    expect(takeSsoReturnTo()).toBeUndefined();
   });
 });

@@ -38,3 +38,23 @@ export function readSsoAttempt(): Partial<SsoAttempt> {
 export function clearSsoAttempt(): void {
   for (const key of Object.values(SSO_STORAGE_KEYS)) window.sessionStorage.removeItem(key);
 }
+
+/** Where a signed-in user who signs in again (to confirm a sensitive change) goes back to after the callback. */
+const RETURN_TO_KEY = 'oidc_return_to';
+
+/** Only a path of this app (`/…`, never `//host` or a URL): the callback must not send anyone elsewhere. */
+export function isInternalPath(path: string): boolean {
+  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
+}
+
+export function saveSsoReturnTo(path: string | undefined): void {
+  if (path !== undefined && isInternalPath(path)) window.sessionStorage.setItem(RETURN_TO_KEY, path);
+  else window.sessionStorage.removeItem(RETURN_TO_KEY);
+}
+
+/** Read once: the stored path is removed. */
+export function takeSsoReturnTo(): string | undefined {
+  const path = window.sessionStorage.getItem(RETURN_TO_KEY) ?? undefined;
+  window.sessionStorage.removeItem(RETURN_TO_KEY);
+  return path !== undefined && isInternalPath(path) ? path : undefined;
+}

@@ -1,6 +1,6 @@
 import type { PublicUser } from '@conductor/shared';
 import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
-import { DELETE_CONFIRMATION_WORD } from '@conductor/shared/schemas/settings';
+import { DELETE_CONFIRMATION_WORD, REAUTHENTICATION_REQUIRED } from '@conductor/shared/schemas/settings';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -14,13 +14,14 @@ import { fieldAria } from '~/components/ui/field';
 import { ApiError } from '~/lib/api-client';
 import { authStore, signOut } from '~/lib/auth';
 import { useDeleteAccount } from '../api/settings';
+import { SignInAgain } from './sign-in-again';
 import { PasswordInput } from '~/features/auth/components/password-input';
 
 /**
  * Sign out, and delete the account: the typed word, and the current password for accounts that sign in with one.
  * The shared demo account cannot be deleted: its button is disabled and the line beside it says why.
  */
-export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'isDemo'> }) {
+export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'isDemo' | 'oidcProvider'> }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -29,6 +30,8 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
   const [passwordError, setPasswordError] = useState<string | null>(null);
   // Should the server ask for a password this page did not know of (set in another tab), the field appears then.
   const [serverAsksPassword, setServerAsksPassword] = useState(false);
+  // A single sign-on account whose sign-in is not recent enough confirms by signing in again.
+  const [signInAgain, setSignInAgain] = useState<string | null>(null);
   const asksPassword = user.hasPassword || serverAsksPassword;
   const remove = useDeleteAccount();
   return (
@@ -64,6 +67,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
               setTyped('');
               setPassword('');
               setPasswordError(null);
+              setSignInAgain(null);
             }
           }}
         >
@@ -84,6 +88,10 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
                   toast.success('Your account has been deleted');
                   navigate('/');
                 } catch (error) {
+                  if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED) {
+                    setSignInAgain(error.message);
+                    return;
+                  }
                   const onPassword = error instanceof ApiError ? error.fields?.currentPassword : undefined;
                   if (onPassword) {
                     setServerAsksPassword(true);
@@ -124,6 +132,14 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
                       {passwordError}
                     </p>
                   )}
+                </div>
+              )}
+              {signInAgain && (
+                <div className="space-y-2" data-testid="delete-sign-in-again">
+                  <p role="alert" className="text-sm text-danger">
+                    {signInAgain}
+                  </p>
+                  <SignInAgain oidcProvider={user.oidcProvider} returnTo="/dashboard/settings#danger-zone" />
                 </div>
               )}
               <DialogFooter>

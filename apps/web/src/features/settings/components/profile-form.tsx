@@ -1,6 +1,6 @@
 import type { PublicUser } from '@conductor/shared';
 import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
-import { EMAIL_CHANGE_NEEDS_PASSWORD, UpdateProfileInput } from '@conductor/shared/schemas/settings';
+import { EMAIL_CHANGE_NEEDS_PASSWORD, REAUTHENTICATION_REQUIRED, UpdateProfileInput } from '@conductor/shared/schemas/settings';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
 import { useUpdateProfile } from '../api/settings';
+import { SignInAgain } from './sign-in-again';
 
 /** The server compares addresses the same way: trimmed and ignoring letter case. */
 const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -23,6 +24,8 @@ export function ProfileForm({ user }: { user: PublicUser }) {
   // Accounts with a password are asked for it up front; should the server still ask (the account
   // set one in another tab since this page loaded), the field appears then.
   const [serverAsksPassword, setServerAsksPassword] = useState(false);
+  // A single sign-on account whose sign-in is not recent enough confirms by signing in again.
+  const [asksSignIn, setAsksSignIn] = useState(false);
   const email = useWatch({ control: form.control, name: 'email' }) ?? user.email;
   const asksPassword = !sameAddress(email, user.email) && (user.hasPassword || serverAsksPassword);
   const { errors, isDirty } = form.formState;
@@ -37,6 +40,7 @@ export function ProfileForm({ user }: { user: PublicUser }) {
       toast.success('Profile saved');
     } catch (error) {
       const fields = error instanceof ApiError ? error.fields : undefined;
+      if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED) setAsksSignIn(true);
       if (fields?.currentPassword) {
         setServerAsksPassword(true);
         form.setError('currentPassword', { message: fields.currentPassword }, { shouldFocus: true });
@@ -85,9 +89,12 @@ export function ProfileForm({ user }: { user: PublicUser }) {
           </Field>
         )}
       </div>
-      <Button type="submit" disabled={update.isPending || !isDirty || user.isDemo}>
-        {update.isPending ? 'Saving...' : 'Save changes'}
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={update.isPending || !isDirty || user.isDemo}>
+          {update.isPending ? 'Saving...' : 'Save changes'}
+        </Button>
+        {asksSignIn && <SignInAgain oidcProvider={user.oidcProvider} returnTo="/dashboard/settings#profile" />}
+      </div>
     </form>
   );
 }
