@@ -6,8 +6,9 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Env } from './config/env.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
-import { syncDemoAccount } from './db/seed.ts';
+import { DEMO_KEY_SWEEP_MS, sweepDemoVisitorKeys, syncDemoAccount } from './db/seed.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { registerPeriodicJob } from './lib/periodic-job.ts';
 import { createMailer } from './lib/mailer.ts';
 import { OUTBOX_RELAY_MS, registerOutboxRelay } from './lib/outbox-relay.ts';
 import { createMetrics } from './lib/metrics.ts';
@@ -46,6 +47,8 @@ export interface BuildAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** How often the server renews or ends subscriptions whose period is over (default 60 s; 0: never). */
   billingSweepMs?: number;
+  /** How often the demo account's ended visitor keys are revoked (0: never; tests call `sweepDemoVisitorKeys`). */
+  demoKeySweepMs?: number;
   /** With SMTP: how often the server sends again the e-mail whose delivery failed (default 30 s; 0: never). */
   outboxRelayMs?: number;
   /** The database became unusable for this process (the embedded database's thread stopped): the server should exit. */
@@ -125,6 +128,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerBillingSweep(app, options.billingSweepMs ?? BILLING_SWEEP_MS);
   registerOutboxRelay(app, options.outboxRelayMs ?? OUTBOX_RELAY_MS);
   await syncDemoAccount(context, app.log); // DEMO_ACCOUNT=on: the demo account and its usage history; off: removed.
+  if (env.DEMO_ACCOUNT === 'on') {
+    registerPeriodicJob(app, {
+      what: 'the demo key sweep',
+      intervalMs: options.demoKeySweepMs ?? DEMO_KEY_SWEEP_MS,
+      run: () => sweepDemoVisitorKeys(context),
+    });
+  }
 
   if (options.serveWeb !== false) {
     await registerWeb(app, { distDir: env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST, siteMode: env.SITE_MODE });

@@ -108,29 +108,33 @@ describe('demo account seed', () => {
     const live = await createApiKey(db(), demo.id, { name: 'Visitor live', environment: 'live', permissions: ['api'] }, clock.now());
     // A test key from before keys belonged to sessions, one of a session still signed in, one of a session gone.
     const unowned = await createApiKey(db(), demo.id, { name: 'Visitor test', environment: 'test', permissions: ['api'] }, clock.now());
-    const session = (tokenHash: string, expiresAt: number) => ({
+    const session = (tokenHash: string, expiresAt: number, lastSeenAt = clock.now()) => ({
       tokenHash,
       userId: demo.id,
       expiresAt: new Date(expiresAt),
       createdAt: new Date(clock.now()),
+      lastSeenAt: new Date(lastSeenAt),
     });
     await db()
       .insert(sessions)
-      .values([session('signed-in-visitor', clock.now() + DAY_MS), session('expired-visitor', clock.now() - 1)]);
-    const signedIn = await createApiKey(
-      db(),
-      demo.id,
-      { name: 'Signed in', environment: 'test', permissions: ['api'] },
-      clock.now(),
-      'signed-in-visitor',
-    );
-    const gone = await createApiKey(
-      db(),
-      demo.id,
-      { name: 'Gone', environment: 'test', permissions: ['api'] },
-      clock.now(),
-      'expired-visitor',
-    );
+      .values([
+        session('signed-in-visitor', clock.now() + DAY_MS),
+        session('expired-visitor', clock.now() - 1),
+        session('idle-visitor', clock.now() + DAY_MS, clock.now() - 9 * 60 * 60 * 1000),
+      ]);
+    const signedIn = await createApiKey(db(), demo.id, { name: 'Signed in', environment: 'test', permissions: ['api'] }, clock.now(), {
+      tokenHash: 'signed-in-visitor',
+      expiresAt: new Date(clock.now() + DAY_MS),
+    });
+    const gone = await createApiKey(db(), demo.id, { name: 'Gone', environment: 'test', permissions: ['api'] }, clock.now(), {
+      tokenHash: 'expired-visitor',
+      expiresAt: new Date(clock.now() + DAY_MS),
+    });
+    // Idle longer than a browser session may be: it no longer signs anyone in.
+    const idle = await createApiKey(db(), demo.id, { name: 'Idle', environment: 'test', permissions: ['api'] }, clock.now(), {
+      tokenHash: 'idle-visitor',
+      expiresAt: new Date(clock.now() + DAY_MS),
+    });
     // The sample keys renamed and revoked (as a visitor could before they were locked), and a routing default set.
     await db()
       .update(apiKeys)
@@ -158,6 +162,9 @@ describe('demo account seed', () => {
     expect(byId.get(live.apiKey.id)?.revokedAt).not.toBeNull();
     expect(byId.get(unowned.apiKey.id)?.revokedAt).not.toBeNull();
     expect(byId.get(gone.apiKey.id)?.revokedAt).not.toBeNull();
+    expect(byId.get(idle.apiKey.id)?.revokedAt).not.toBeNull();
+    // A key from before keys had a session is no longer anonymous: it is never listed as a sample.
+    expect(byId.get(unowned.apiKey.id)?.createdSession).toBe('retired');
     // Only the key of a session still signed in stays, with the seeded sample keys (their secrets never shown) as seeded.
     expect(byId.get(signedIn.apiKey.id)?.revokedAt).toBeNull();
     const active = keys.filter((key) => key.revokedAt === null);

@@ -9,6 +9,7 @@ import { generateApiKey } from '../modules/api-keys/api-key.ts';
 import { insertApiKey } from '../modules/api-keys/api-keys.repository.ts';
 import { forgetRevokedKeys } from '../modules/api-keys/revocation.ts';
 import { retirePasswordResets } from '../modules/auth/accounts.repository.ts';
+import { SESSION_POLICY } from '../modules/auth/session.service.ts';
 import { calendarMonth } from '../modules/billing/billing-math.ts';
 import { insertInvoice, saveSubscription } from '../modules/billing/billing.repository.ts';
 import { invoiceNumber } from '../modules/billing/billing.service.ts';
@@ -24,6 +25,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const SEED_LOCK_ID = 7_316_002;
 const PAST_INVOICES = 4;
 const DEMO_KEY_NAMES: Record<KeyEnvironment, string> = { live: 'Production', test: 'Staging' };
+/** `created_session` of a demo key from before keys had one: no session's, and not a sample. */
+const RETIRED_SESSION = 'retired';
 
 /**
  * The demo account of the login page's demo box (decisions §2): created on first start with
@@ -115,25 +118,59 @@ async function restoreDemoAccount(
       .set({ name: DEMO_KEY_NAMES[environment as KeyEnvironment], revokedAt: null, expiresAt: null, createdSession: null })
       .where(eq(apiKeys.id, id));
   }
-  const sessionSignedIn = exists(
+  return retireDemoVisitorKeys(db, demo.id, samples, now);
+}
+
+/**
+ * Revokes the demo account's keys that no visitor holds any more: every live key but the sample,
+ * and every test key whose session ended (signed out, expired, or idle past its limit), all
+ * keys without a session but the samples (from before keys had one) also losing their anonymity
+ * (`created_session = 'retired'`) so that they are never listed as samples. Each start runs it,
+ * and every instance every `DEMO_KEY_SWEEP_MS`. Returns the hashes of the keys it revoked.
+ */
+export async function retireDemoVisitorKeys(db: Database, demoId: string, samples: DemoKeyIds, now: number): Promise<string[]> {
+  const visitorKey = and(eq(apiKeys.userId, demoId), notInArray(apiKeys.id, [samples.live, samples.test]));
+  const retired = await db
+    .update(apiKeys)
+    .set({ createdSession: RETIRED_SESSION, revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${new Date(now)})` })
+    .where(and(visitorKey, isNull(apiKeys.createdSession)))
+    .returning({ keyHash: apiKeys.keyHash });
+  const idleSince = (policy: keyof typeof SESSION_POLICY) => new Date(now - SESSION_POLICY[policy].idleMs);
+  const sessionLive = exists(
     db
       .select({ one: sql`1` })
       .from(sessions)
-      .where(and(eq(sessions.tokenHash, apiKeys.createdSession), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date(now)))),
+      .where(
+        and(
+          eq(sessions.tokenHash, apiKeys.createdSession),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, new Date(now)),
+          or(
+            and(eq(sessions.remember, false), gt(sessions.lastSeenAt, idleSince('standard'))),
+            and(eq(sessions.remember, true), gt(sessions.lastSeenAt, idleSince('remember'))),
+          ),
+        ),
+      ),
   );
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: new Date(now) })
-    .where(
-      and(
-        eq(apiKeys.userId, demo.id),
-        notInArray(apiKeys.id, [samples.live, samples.test]),
-        isNull(apiKeys.revokedAt),
-        or(eq(apiKeys.environment, 'live'), isNull(apiKeys.createdSession), not(sessionSignedIn)),
-      ),
-    )
+    .where(and(visitorKey, isNull(apiKeys.revokedAt), or(eq(apiKeys.environment, 'live'), not(sessionLive))))
     .returning({ keyHash: apiKeys.keyHash });
-  return revoked.map((row) => row.keyHash);
+  return [...retired, ...revoked].map((row) => row.keyHash);
+}
+
+/** How often every instance revokes demo visitors' keys whose session ended without a sign-out. */
+export const DEMO_KEY_SWEEP_MS = 10 * 60 * 1000;
+
+/** The demo visitor-key sweep (`retireDemoVisitorKeys`) on its own, for the periodic job. */
+export async function sweepDemoVisitorKeys(context: Pick<AppContext, 'database' | 'clock'>): Promise<number> {
+  const { db } = context.database;
+  const demo = await findDemoUser(db);
+  if (!demo) return 0;
+  const hashes = await retireDemoVisitorKeys(db, demo.id, await demoKeyIds(db, demo.id), context.clock.now());
+  forgetRevokedKeys(hashes);
+  return hashes.length;
 }
 
 async function createDemoUser(db: Database, passwordHash: string, now: number): Promise<string> {

@@ -62,7 +62,7 @@ describe('key cache: an invalidation also detaches lookups in flight', () => {
     await read; // its lookup has read the key as active
     await revokeApiKey(
       t.app.context.database.db,
-      { user: { id: userId, isDemo: false }, session: { tokenHash: 'unused' } },
+      { user: { id: userId, isDemo: false }, session: { tokenHash: 'unused', expiresAt: new Date(0) } },
       keyId,
       Date.now(),
     ); // the portal's DELETE returned

@@ -13,6 +13,11 @@ export interface GatewayPrincipal {
   keyId: string;
   keyHash: string;
   userId: string;
+  /**
+   * Whose per-minute limit a request counts against: the account, except on the shared demo
+   * account, where each visitor's session has its own (one visitor cannot use up everyone's).
+   */
+  limitSubject: string;
   environment: KeyEnvironment;
   permissions: readonly string[];
   /** Unix ms, or null for keys that do not expire. */
@@ -208,6 +213,7 @@ export class ApiKeyAuthenticator {
         keyId: row.id,
         keyHash,
         userId: user.id,
+        limitSubject: row.createdSession === null ? user.id : `${user.id}:${sha256(row.createdSession).slice(0, 16)}`,
         environment,
         permissions: row.permissions,
         expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,

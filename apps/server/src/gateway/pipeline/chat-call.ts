@@ -261,9 +261,9 @@ export class ChatCall {
    */
   #admit(body: ChatCompletionRequest, promptTokens: number, ownKeysOnly: boolean): number | undefined | Promise<number | undefined> {
     const now = this.#startedAt;
-    const { userId } = this.#principal;
+    const { userId, limitSubject } = this.#principal;
     const admission = this.#runtime.limiter.admit({
-      accountId: userId,
+      accountId: limitSubject,
       plan: this.#principal.plan,
       environment: this.#principal.environment,
       ownKeysOnly,

@@ -5,8 +5,14 @@ import type { ApiKeyRow } from './api-key.ts';
 
 export type NewApiKeyRow = typeof apiKeys.$inferInsert;
 
-export async function listApiKeysOfUser(db: Database, userId: string): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+/** A user's keys, newest first; with `session`, only the keys without one (the demo's samples) and that session's. */
+export async function listApiKeysOfUser(db: Database, userId: string, session?: string): Promise<ApiKeyRow[]> {
+  const ofSession = session === undefined ? undefined : or(isNull(apiKeys.createdSession), eq(apiKeys.createdSession, session));
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), ofSession))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 /** Active keys of a user; with `createdSession`, only those that session created (the demo account's visitors). */

@@ -6,7 +6,7 @@ import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { refuseOnDemo } from '../users/demo-account.ts';
-import type { SessionRow } from '../auth/session.service.ts';
+import { isSessionLive, type SessionRow } from '../auth/session.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { type ApiKeyRow, generateApiKey, isApiKeyActive } from './api-key.ts';
 import {
@@ -44,12 +44,13 @@ export function toApiKeyView(row: ApiKeyRow, now: number, lockedReason?: string)
 /** Who manages keys: the signed-in user, and the session they signed in with. */
 export interface KeyHolder {
   user: Pick<UserRow, 'id' | 'isDemo'>;
-  session: Pick<SessionRow, 'tokenHash'>;
+  session: Pick<SessionRow, 'tokenHash' | 'expiresAt'>;
 }
 
 /**
- * On the shared demo account each visitor has the seeded sample keys (created with no session) and
- * the keys of their own session; another visitor's keys are not theirs to see or touch.
+ * On the shared demo account each visitor has the seeded sample keys (the only keys without a
+ * session: each start retires any other, see `retireDemoVisitorKeys`) and the keys of their own
+ * session; another visitor's keys are not theirs to see or touch.
  */
 function visibleTo(holder: KeyHolder, row: Pick<ApiKeyRow, 'createdSession'>): boolean {
   return !holder.user.isDemo || row.createdSession === null || row.createdSession === holder.session.tokenHash;
@@ -61,7 +62,7 @@ function viewFor(holder: KeyHolder, row: ApiKeyRow, now: number): ApiKeyView {
 }
 
 export async function listApiKeys(db: Database, holder: KeyHolder, now: number): Promise<ApiKeyView[]> {
-  const rows = await listApiKeysOfUser(db, holder.user.id);
+  const rows = await listApiKeysOfUser(db, holder.user.id, holder.user.isDemo ? holder.session.tokenHash : undefined);
   return rows.filter((row) => visibleTo(holder, row)).map((row) => viewFor(holder, row, now));
 }
 
@@ -79,23 +80,30 @@ export interface NewApiKeyRequest {
  */
 export async function createApiKeyFor(db: Database, holder: KeyHolder, input: NewApiKeyRequest, now: number): Promise<CreatedApiKey> {
   if (input.environment === 'live') refuseOnDemo(holder.user, DEMO_ACCOUNT_REFUSALS.liveApiKey, 'environment');
-  return createApiKey(db, holder.user.id, input, now, holder.user.isDemo ? holder.session.tokenHash : undefined);
+  return createApiKey(db, holder.user.id, input, now, holder.user.isDemo ? holder.session : undefined);
 }
 
-/** Creates a key; the full secret is returned here once and never stored (only its hash). */
+/**
+ * Creates a key; the full secret is returned here once and never stored (only its hash). With
+ * `session` (a demo visitor's), the key belongs to that session: it expires with it at the latest,
+ * and the active-key limit counts that session's keys.
+ */
 export async function createApiKey(
   db: Database,
   userId: string,
   input: NewApiKeyRequest,
   now: number,
-  createdSession?: string,
+  session?: Pick<SessionRow, 'tokenHash' | 'expiresAt'>,
 ): Promise<CreatedApiKey> {
-  // Counted and inserted under the account's lock: creates sent at once cannot pass the limit together.
+  // Counted and inserted under the account's lock: creates sent at once cannot pass the limit
+  // together, and a sign-out (which revokes a demo session's keys under the same lock) cannot
+  // slip between the session check and the insert.
   return withAccountLock(db, 'api-keys', userId, async (tx) => {
-    if ((await countActiveApiKeys(tx, userId, now, createdSession)) >= MAX_ACTIVE_API_KEYS) {
+    if (session && !(await isSessionLive(tx, session.tokenHash))) throw new AppError('unauthorized', 'Sign in to continue.');
+    if ((await countActiveApiKeys(tx, userId, now, session?.tokenHash)) >= MAX_ACTIVE_API_KEYS) {
       throw new AppError('conflict', `You can have at most ${MAX_ACTIVE_API_KEYS} active keys. Revoke one you no longer use.`);
     }
-    return insertNewKey(tx, userId, input, now, createdSession);
+    return insertNewKey(tx, userId, input, now, session);
   });
 }
 
@@ -104,8 +112,11 @@ async function insertNewKey(
   userId: string,
   input: NewApiKeyRequest,
   now: number,
-  createdSession: string | undefined,
+  session: Pick<SessionRow, 'tokenHash' | 'expiresAt'> | undefined,
 ): Promise<CreatedApiKey> {
+  const requested = input.expiresInDays ? now + input.expiresInDays * DAY_MS : null;
+  const sessionEnds = session?.expiresAt.getTime();
+  const expiresAt = sessionEnds === undefined ? requested : Math.min(requested ?? sessionEnds, sessionEnds);
   const { key, keyHash, masked } = generateApiKey(input.environment);
   const row = await insertApiKey(db, {
     id: `key_${randomUUID().replaceAll('-', '')}`,
@@ -116,8 +127,8 @@ async function insertNewKey(
     keyHash,
     permissions: input.permissions,
     createdAt: new Date(now),
-    expiresAt: input.expiresInDays ? new Date(now + input.expiresInDays * DAY_MS) : null,
-    createdSession: createdSession ?? null,
+    expiresAt: expiresAt === null ? null : new Date(expiresAt),
+    createdSession: session?.tokenHash ?? null,
   });
   return { key, apiKey: toApiKeyView(row, now) };
 }
@@ -153,7 +164,12 @@ export async function revokeAllApiKeys(db: Database, userId: string, now: number
   forgetRevokedKeys(await revokeAllApiKeysOfUser(db, userId, now));
 }
 
-/** A demo visitor signed out: the keys their session created stop working. */
+/**
+ * A demo visitor's session ended: the keys it created stop working. Under the lock key creation
+ * takes, after the session is revoked: a create running at the same time either finishes first
+ * (and its key is revoked here) or finds the session gone.
+ */
 export async function revokeSessionApiKeys(db: Database, userId: string, tokenHash: string, now: number): Promise<void> {
-  forgetRevokedKeys(await revokeApiKeysOfSession(db, userId, tokenHash, now));
+  const hashes = await withAccountLock(db, 'api-keys', userId, (tx) => revokeApiKeysOfSession(tx, userId, tokenHash, now));
+  forgetRevokedKeys(hashes);
 }

@@ -15,7 +15,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addressBucket } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
-import { revokeSessionApiKeys } from '../api-keys/api-keys.service.ts';
 import { oidcPlugin } from '../oidc/oidc.plugin.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
@@ -26,7 +25,8 @@ import { consumeOrWait, createLimiter } from './limiter.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 import { resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
 import { publicOrigin } from './public-origin.ts';
-import { createSession, revokeSession } from './session.service.ts';
+import { endSession } from './end-session.ts';
+import { createSession } from './session.service.ts';
 
 const tags = ['Auth'];
 
@@ -44,7 +44,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Opens a session for the user (replacing the caller's previous one) and answers with the portal user. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, remember: boolean) {
     const now = clock.now();
-    if (request.auth) await revokeSession(db, request.auth.session.tokenHash, now);
+    if (request.auth) await endSession(db, request.auth, now);
     const session = await createSession(db, user.id, { remember, userAgent: request.headers['user-agent'], ip: request.ip, now });
     app.setSessionCookie(reply, session);
     reply.header('cache-control', 'no-store');
@@ -108,12 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/auth/logout',
     { schema: { tags, summary: 'Sign out: revokes the session', response: { 200: z.object({ ok: z.literal(true) }) } } },
     async (request, reply) => {
-      if (request.auth) {
-        const { user, session } = request.auth;
-        await revokeSession(db, session.tokenHash, clock.now());
-        // A demo visitor's keys belong to their session (ADR 0009): they end with it.
-        if (user.isDemo) await revokeSessionApiKeys(db, user.id, session.tokenHash, clock.now());
-      }
+      if (request.auth) await endSession(db, request.auth, clock.now());
       app.clearSessionCookie(reply);
       return { ok: true as const };
     },

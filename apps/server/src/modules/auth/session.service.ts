@@ -64,6 +64,16 @@ export async function resolveSession(db: Database, token: string, now: number): 
   return { session, user };
 }
 
+/** Not revoked (whether it expired is for `resolveSession`): what key creation re-checks under its lock. */
+export async function isSessionLive(db: Database, tokenHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function revokeSession(db: Database, tokenHash: string, now: number): Promise<void> {
   await db
     .update(sessions)

@@ -11,7 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.ts';
 import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
 import { publicOrigin } from '../auth/public-origin.ts';
-import { createSession, revokeSession } from '../auth/session.service.ts';
+import { endSession } from '../auth/end-session.ts';
+import { createSession } from '../auth/session.service.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import type { SsoProviders } from './providers.ts';
@@ -99,7 +100,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ providers: SsoProviders; transa
       const now = clock.now();
       const { user, isNewUser } = await completeSso(deps, request.cookies[SSO_COOKIE], request.body, now);
       // A fresh session for the new sign-in; whatever session the browser had before ends here.
-      if (request.auth) await revokeSession(db, request.auth.session.tokenHash, now);
+      if (request.auth) await endSession(db, request.auth, now);
       const session = await createSession(db, user.id, { remember: false, userAgent: request.headers['user-agent'], ip: request.ip, now });
       app.setSessionCookie(reply, session);
       return { user: await toPublicUser(db, user, now), isNewUser };

@@ -1,10 +1,11 @@
-import { DEMO_CREDENTIALS } from '@conductor/shared';
+import { DEMO_CREDENTIALS, limitsForPlan } from '@conductor/shared';
 import { DEMO_ACCOUNT_REFUSALS, DEMO_OTHER_VISITOR_KEY } from '@conductor/shared/constants/demo-account';
 import { MAX_ACTIVE_API_KEYS } from '@conductor/shared/schemas/api-keys';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { apiKeys, providerKeys, users } from '../../db/schema/index.ts';
+import { sweepDemoVisitorKeys } from '../../db/seed.ts';
+import { apiKeys, providerKeys, sessions, users } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
@@ -275,6 +276,104 @@ describe('the shared demo account', () => {
       payload: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'after sign-out' }] }),
     });
     expect(refused.statusCode).toBe(401);
+  });
+
+  const createKey = (cookie: string, name: string) =>
+    call('POST', '/api/v1/api-keys', cookie, { name, environment: 'test', permissions: ['api'] });
+  const chat = (key: string) =>
+    harness.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+  const demoKeys = () => harness.app.context.database.db.select().from(apiKeys).where(eq(apiKeys.userId, demoId));
+
+  it('gives a key no later expiry than its session, and ends it when a new sign-in replaces the session', async () => {
+    const visitorD = await signIn('192.0.2.40', 'Visitor D browser');
+    const created = await createKey(visitorD.cookie, 'D key');
+    expect(created.statusCode).toBe(201);
+    const [session] = (await harness.app.context.database.db.select().from(sessions)).filter(
+      (row) => row.tokenHash === sha256(visitorD.token),
+    );
+    expect(created.json().apiKey.expiresAt).toBe(session!.expiresAt.toISOString());
+    // A key asked to last longer still ends with the session.
+    const longer = await call('POST', '/api/v1/api-keys', visitorD.cookie, {
+      name: 'D long',
+      environment: 'test',
+      permissions: ['api'],
+      expiresInDays: 90,
+    });
+    expect(longer.json().apiKey.expiresAt).toBe(session!.expiresAt.toISOString());
+
+    // Signing in again from the same browser (a stale tab) replaces the session: its keys end too.
+    const again = await harness.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json', cookie: visitorD.cookie },
+      payload: JSON.stringify({ email: DEMO_CREDENTIALS.email, password: DEMO_CREDENTIALS.password, remember: false }),
+    });
+    expect(again.statusCode).toBe(200);
+    expect((await chat(created.json().key)).statusCode).toBe(401);
+    expect((await chat(longer.json().key)).statusCode).toBe(401);
+  });
+
+  it('leaves no key of a session signed out while the key was being created', async () => {
+    for (let round = 0; round < 8; round += 1) {
+      const visitor = await signIn('192.0.2.50', `Racer ${round}`);
+      await Promise.all([createKey(visitor.cookie, `race ${round}`), call('POST', '/api/v1/auth/logout', visitor.cookie)]);
+      const session = sha256(visitor.token);
+      const left = (await demoKeys()).filter((row) => row.createdSession === session && row.revokedAt === null);
+      expect(left, `round ${round}`).toEqual([]);
+    }
+  });
+
+  it('revokes, on the sweep, the keys of sessions that ended without a sign-out (idle or expired)', async () => {
+    const visitorE = await signIn('192.0.2.60', 'Visitor E browser');
+    const created = await createKey(visitorE.cookie, 'E key');
+    expect((await chat(created.json().key)).statusCode).toBe(200);
+    // Idle past a browser session's limit: the session no longer signs anyone in.
+    await harness.app.context.database.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 9 * 60 * 60 * 1000) })
+      .where(eq(sessions.tokenHash, sha256(visitorE.token)));
+    expect(await sweepDemoVisitorKeys(harness.app.context)).toBeGreaterThanOrEqual(1);
+    expect((await chat(created.json().key)).statusCode).toBe(401);
+    // A visitor still signed in keeps theirs.
+    const kept = await createKey(visitor, 'A kept');
+    await sweepDemoVisitorKeys(harness.app.context);
+    expect((await chat(kept.json().key)).statusCode).toBe(200);
+  });
+
+  it('never lists a key from before keys had a session as a sample, nor names it in recent requests', async () => {
+    const { createApiKey } = await import('../api-keys/api-keys.service.ts');
+    const legacy = await createApiKey(
+      harness.app.context.database.db,
+      demoId,
+      { name: 'Old visitor secret name', environment: 'test', permissions: ['api'] },
+      Date.now(),
+    );
+    expect((await chat(legacy.key)).statusCode).toBe(200);
+    await harness.app.gateway.meter.flush();
+    await sweepDemoVisitorKeys(harness.app.context);
+    const listed = await call('GET', '/api/v1/api-keys', visitor);
+    expect(listed.body).not.toContain('Old visitor secret name');
+    expect(listed.json().keys.filter((key: { lockedReason?: string }) => key.lockedReason).length).toBe(2);
+    const activity = await call('GET', '/api/v1/observability/usage/activity?limit=50', visitor);
+    expect(activity.body).not.toContain('Old visitor secret name');
+    expect((await chat(legacy.key)).statusCode).toBe(401);
+  });
+
+  it("counts the per-minute limit per visitor's session: one visitor cannot use up everyone's", async () => {
+    const limit = limitsForPlan('pro').requestsPerMinute;
+    const greedy = await signIn('192.0.2.70', 'Greedy browser');
+    const greedyKey = (await createKey(greedy.cookie, 'greedy')).json().key as string;
+    const statuses: number[] = [];
+    for (let index = 0; index <= limit; index += 1) statuses.push((await chat(greedyKey)).statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
+    expect(statuses.at(-1)).toBe(429);
+    const politeKey = (await createKey(visitor, 'polite')).json().key as string;
+    expect((await chat(politeKey)).statusCode).toBe(200);
   });
 
   it('leaves other accounts as they were: live keys and provider keys', async () => {
