@@ -167,6 +167,9 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
       .update(users)
       .set({ routingPolicy: { strategy: 'cost' } })
       .where(eq(users.id, squatter.userId));
+    // And moves it to a paid plan.
+    const upgraded = await post('/api/v1/billing/change-plan', { plan: 'pro', period: 'monthly' }, squatter.cookie);
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
     const identity = { issuer: 'https://issuer.example', subject: `sub-${counter}`, userId: squatter.userId, provider: 'google' };
     await db.insert(userIdentities).values(identity);
 
@@ -197,6 +200,9 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
     const keys = (await harness.app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { cookie } })).json().keys;
     expect(keys.every((entry: { status: string }) => entry.status !== 'active')).toBe(true);
+    // The paid plan the squatter chose runs out at the end of its period instead of renewing.
+    const billing = (await harness.app.inject({ method: 'GET', url: '/api/v1/billing', headers: { cookie } })).json();
+    expect(billing).toMatchObject({ plan: 'pro', cancelAtPeriodEnd: true });
   });
 
   it('a reset racing an e-mail change never confirms the new address', async () => {

@@ -7,6 +7,7 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gateway/gateway.plugin.ts';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
+import { stopRenewalOnReclaim } from '../billing/billing.service.ts';
 import { deleteAllProviderKeys } from '../provider-keys/provider-keys.repository.ts';
 import { findUserByEmail, findUserById, type UserRow, updateUser } from '../users/users.repository.ts';
 import { consumePasswordReset, insertPasswordReset, retirePasswordResets, setPasswordHash } from './accounts.repository.ts';
@@ -58,8 +59,8 @@ export async function sendPasswordResetLink(
  * Sets the new password, retires the link (and every other one), and signs the user out
  * everywhere else. When the account's address had not been confirmed, whoever created the
  * account may not have owned it (anyone can register any address), so what they set up that
- * would go on working for them goes: API keys, provider keys and the routing default
- * (`reclaimed`). The reset does not confirm the address: the link was mailed to the address the
+ * would go on working for them goes: API keys, provider keys and the routing default, and a paid
+ * plan they chose stops renewing (`reclaimed`). The reset does not confirm the address: the link was mailed to the address the
  * account had then, which an e-mail change racing it may have replaced; the confirmation link
  * (signed for one address, ADR 0010) does that. Single sign-on links stay: accounts are created
  * from an identity only for an address its provider confirmed.
@@ -84,5 +85,6 @@ export async function resetPassword(
   });
   invalidateProviderKeyCache(userId);
   invalidateAccountCache(userId);
+  await stopRenewalOnReclaim(db, userId, input.now);
   return { reclaimed: true, user };
 }

@@ -351,6 +351,20 @@ export async function setCancelAtPeriodEnd(db: Database, user: BillingUser, canc
   });
 }
 
+/**
+ * A reset reclaimed an unconfirmed account (password-reset.service.ts): a paid plan its creator
+ * chose stops renewing, so the address's owner is not billed for it; the period already paid for
+ * runs out, and the owner may resume it in Billing. Returns whether it was set to cancel.
+ */
+export async function stopRenewalOnReclaim(db: Database, userId: string, now: number): Promise<boolean> {
+  return withUserLock(db, userId, async (tx) => {
+    const sub = await syncWithin(tx, userId, now);
+    if (!isPaidPlan(sub.plan as UserPlan) || sub.cancelAtPeriodEnd) return false;
+    await saveSubscription(tx, { ...sub, cancelAtPeriodEnd: true, updatedAt: new Date(now) });
+    return true;
+  });
+}
+
 export async function listInvoices(db: Database, user: BillingUser, now: number): Promise<Invoice[]> {
   await syncSubscription(db, user, now);
   return (await listInvoicesOfUser(db, user.id)).map(toInvoice);
