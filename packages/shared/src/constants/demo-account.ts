@@ -29,7 +29,7 @@ export const DEMO_TICKETS_NOTE =
 
 /** Shown above the demo account's key list: each visitor sees the sample keys and the keys of their own session. */
 export const DEMO_KEYS_NOTE =
-  'The demo account is shared: you see its two sample keys, which nobody can rename or revoke, and the test keys you create in this session. Signing out revokes the keys you created.';
+  'The demo account is shared: you see its two sample keys, which nobody can rename or revoke, and the test keys you create in this session. Your keys end with this session: they expire when it does, and signing out revokes them.';
 
 /** In the demo account's recent requests, the key of a request another visitor sent (its name is theirs). */
 export const DEMO_OTHER_VISITOR_KEY = "Another visitor's key";

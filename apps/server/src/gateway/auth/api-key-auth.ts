@@ -1,8 +1,7 @@
 import { keyEnvironment, type KeyEnvironment, type ProviderId, type UserPlan } from '@conductor/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import { sha256 } from '../../lib/crypto.ts';
-import { open } from '../../lib/crypto.ts';
+import { open, sha256 } from '../../lib/crypto.ts';
 import { isApiKeyActive } from '../../modules/api-keys/api-key.ts';
 import { errors, type GatewayError } from '../gateway-error.ts';
 import type { KeyLookupGuard } from './key-lookup-guard.ts';
@@ -14,10 +13,10 @@ export interface GatewayPrincipal {
   keyHash: string;
   userId: string;
   /**
-   * Whose per-minute limit a request counts against: the account, except on the shared demo
-   * account, where each visitor's session has its own (one visitor cannot use up everyone's).
+   * The shared demo account: its per-minute limit counts per client address (IPv6 by /64), so one
+   * visitor cannot use up everyone's, nor get more by signing in again. Elsewhere per account.
    */
-  limitSubject: string;
+  limitPerAddress: boolean;
   environment: KeyEnvironment;
   permissions: readonly string[];
   /** Unix ms, or null for keys that do not expire. */
@@ -213,7 +212,7 @@ export class ApiKeyAuthenticator {
         keyId: row.id,
         keyHash,
         userId: user.id,
-        limitSubject: row.createdSession === null ? user.id : `${user.id}:${sha256(row.createdSession).slice(0, 16)}`,
+        limitPerAddress: user.isDemo,
         environment,
         permissions: row.permissions,
         expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,

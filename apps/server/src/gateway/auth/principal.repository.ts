@@ -7,7 +7,7 @@ export type ProviderKeyRow = typeof providerKeys.$inferSelect;
 
 export interface KeyWithAccount {
   key: KeyRow;
-  user: Pick<typeof users.$inferSelect, 'id' | 'plan' | 'routingPolicy'>;
+  user: Pick<typeof users.$inferSelect, 'id' | 'plan' | 'routingPolicy' | 'isDemo'>;
   /** The account's stored (encrypted) provider keys. */
   providerKeys: ProviderKeyRow[];
 }
@@ -15,7 +15,11 @@ export interface KeyWithAccount {
 /** A key by its SHA-256 with its account and sealed provider keys, in one query (the gateway's cache-miss path). */
 export async function findKeyWithAccount(db: Database, keyHash: string): Promise<KeyWithAccount | undefined> {
   const rows = await db
-    .select({ key: apiKeys, user: { id: users.id, plan: users.plan, routingPolicy: users.routingPolicy }, providerKey: providerKeys })
+    .select({
+      key: apiKeys,
+      user: { id: users.id, plan: users.plan, routingPolicy: users.routingPolicy, isDemo: users.isDemo },
+      providerKey: providerKeys,
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .leftJoin(providerKeys, eq(providerKeys.userId, apiKeys.userId))

@@ -20,6 +20,7 @@ import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTok
 import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, startEventStream } from './responses.ts';
 import { completeOnce, type Exchange } from './upstream-json.ts';
 import { openStream, pumpStream } from './upstream-stream.ts';
+import { addressBucket } from '../../lib/client-address.ts';
 import { settlesWithin } from '../../lib/deadline.ts';
 import { wellFormed } from '../../lib/text.ts';
 
@@ -261,9 +262,9 @@ export class ChatCall {
    */
   #admit(body: ChatCompletionRequest, promptTokens: number, ownKeysOnly: boolean): number | undefined | Promise<number | undefined> {
     const now = this.#startedAt;
-    const { userId, limitSubject } = this.#principal;
+    const { userId, limitPerAddress } = this.#principal;
     const admission = this.#runtime.limiter.admit({
-      accountId: limitSubject,
+      accountId: limitPerAddress ? `${userId}:${addressBucket(this.#request.ip)}` : userId,
       plan: this.#principal.plan,
       environment: this.#principal.environment,
       ownKeysOnly,

@@ -280,10 +280,11 @@ describe('the shared demo account', () => {
 
   const createKey = (cookie: string, name: string) =>
     call('POST', '/api/v1/api-keys', cookie, { name, environment: 'test', permissions: ['api'] });
-  const chat = (key: string) =>
+  const chat = (key: string, remoteAddress = '127.0.0.1') =>
     harness.app.inject({
       method: 'POST',
       url: '/v1/chat/completions',
+      remoteAddress,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
     });
@@ -364,16 +365,22 @@ describe('the shared demo account', () => {
     expect((await chat(legacy.key)).statusCode).toBe(401);
   });
 
-  it("counts the per-minute limit per visitor's session: one visitor cannot use up everyone's", async () => {
+  it("counts the per-minute limit per client address: one visitor cannot use up everyone's, nor get more by signing in again", async () => {
     const limit = limitsForPlan('pro').requestsPerMinute;
-    const greedy = await signIn('192.0.2.70', 'Greedy browser');
+    const greedyAddress = '198.51.100.77';
+    const greedy = await signIn(greedyAddress, 'Greedy browser');
     const greedyKey = (await createKey(greedy.cookie, 'greedy')).json().key as string;
     const statuses: number[] = [];
-    for (let index = 0; index <= limit; index += 1) statuses.push((await chat(greedyKey)).statusCode);
+    for (let index = 0; index <= limit; index += 1) statuses.push((await chat(greedyKey, greedyAddress)).statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
     expect(statuses.at(-1)).toBe(429);
+    // A new session from the same address gets no new allowance.
+    const again = await signIn(greedyAddress, 'Greedy browser, again');
+    const againKey = (await createKey(again.cookie, 'greedy again')).json().key as string;
+    expect((await chat(againKey, greedyAddress)).statusCode).toBe(429);
+    // Another visitor, from elsewhere, is served.
     const politeKey = (await createKey(visitor, 'polite')).json().key as string;
-    expect((await chat(politeKey)).statusCode).toBe(200);
+    expect((await chat(politeKey, '203.0.113.10')).statusCode).toBe(200);
   });
 
   it('leaves other accounts as they were: live keys and provider keys', async () => {
