@@ -16,8 +16,13 @@ export const AUTH_COPY = {
   verifyEmailMissingToken: 'This page needs the link from your confirmation email.',
   verifyEmailSent: (email: string) => `We sent a confirmation link to ${email}. It works for 3 days.`,
   verifyEmailAlready: 'Your email address is already confirmed.',
+  ssoReauthOtherAccount:
+    'You signed in with an account other than the one you are changing, so nothing changed and you are still signed in as before. Sign in again with the identity this account uses.',
+  ssoReauthSignedOut: 'Sign in to continue.',
+  resetDoneReclaimedPlan:
+    "Your password has been reset. This email address had not been confirmed, so the account's API keys, provider keys and routing default were removed, and its paid plan will not renew: whoever set them up had not proved it owns this address. We sent you a link to confirm it. Sign in with your new password.",
   resetDoneReclaimed:
-    "Your password has been reset. This email address had not been confirmed, so the account's API keys, provider keys and routing default were removed, and a paid plan will not renew: whoever set them up had not proved it owns this address. We sent you a link to confirm it. Sign in with your new password.",
+    "Your password has been reset. This email address had not been confirmed, so the account's API keys, provider keys and routing default were removed: whoever set them up had not proved it owns this address. We sent you a link to confirm it. Sign in with your new password.",
   verifyEmailSignIn: 'Sign in to the account this link is for, and we will confirm its email address.',
   ssoNotConfigured: (name: string) => `${name} sign-in is not configured on this server.`,
   ssoEmailInUse: 'An account with this email already exists. Sign in with your email and password instead.',

@@ -46,6 +46,11 @@ export const OidcStartRequest = z.object({
   codeChallenge: CodeChallenge,
   codeChallengeMethod: z.literal('S256').default('S256'),
   redirectUri: z.url().max(2000),
+  /**
+   * Signing in again to confirm a sensitive change (Settings): the callback then signs in only the
+   * account that asked, and refuses any other identity (keeping the current session).
+   */
+  reauthenticate: z.boolean().optional(),
 });
 export type OidcStartRequest = z.infer<typeof OidcStartRequest>;
 

@@ -1,3 +1,4 @@
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
@@ -90,6 +91,48 @@ describe('the embedded Demo OIDC issuer, end to end', () => {
     const other = await signInWithDemo(second);
     const separate = (await second.callback('demo', other.code, other.secrets)).json();
     expect(separate.user.id).not.toBe(created.user.id);
+  });
+
+  describe('signing in again to confirm a change (reauthenticate)', () => {
+    it('signs the same account in again, with a fresh session', async () => {
+      const browser = new Browser(harness.app);
+      const first = await signInWithDemo(browser);
+      const account = (await browser.callback('demo', first.code, first.secrets)).json().user.id as string;
+      const before = browser.jar.get('cc_session');
+      const secrets = browserSecrets();
+      const start = await browser.start('demo', secrets, { reauthenticate: true });
+      expect(start.statusCode, start.body).toBe(200);
+      const code = (await browser.consentAtDemoIssuer(start.json().authorizationUrl)).searchParams.get('code') ?? '';
+      const again = await browser.callback('demo', code, secrets);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().user.id).toBe(account);
+      expect(browser.jar.get('cc_session')).not.toBe(before);
+    });
+
+    it('refuses another identity: nobody is signed in or created, and the current session stays', async () => {
+      const owner = new Browser(harness.app);
+      const first = await signInWithDemo(owner);
+      const account = (await owner.callback('demo', first.code, first.secrets)).json().user.id as string;
+      const usersBefore = (await harness.app.context.database.db.select().from(users)).length;
+      const secrets = browserSecrets();
+      const start = await owner.start('demo', secrets, { reauthenticate: true });
+      // At the provider, someone else's identity answers (another browser's demo identity).
+      const stranger = new Browser(harness.app);
+      const code = (await stranger.consentAtDemoIssuer(start.json().authorizationUrl)).searchParams.get('code') ?? '';
+      const refused = await owner.callback('demo', code, secrets);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.message).toBe(AUTH_COPY.ssoReauthOtherAccount);
+      expect((await harness.app.context.database.db.select().from(users)).length).toBe(usersBefore);
+      const session = await owner.request('GET', '/api/v1/auth/session');
+      expect(session.json()).toMatchObject({ isAuthenticated: true, user: { id: account } });
+    });
+
+    it('is refused when signed out', async () => {
+      const browser = new Browser(harness.app);
+      const refused = await browser.start('demo', browserSecrets(), { reauthenticate: true });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error.message).toBe(AUTH_COPY.ssoReauthSignedOut);
+    });
   });
 
   it('publishes its discovery document on our issuer, S256 only', async () => {

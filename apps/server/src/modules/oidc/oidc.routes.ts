@@ -1,3 +1,4 @@
+import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import { DEMO_CREDENTIALS, MESSAGES } from '@conductor/shared';
 import {
   AuthProvidersResponse,
@@ -70,7 +71,9 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ providers: SsoProviders; transa
       if (request.body.redirectUri !== expected) {
         throw new AppError('bad_request', `The redirect URI must be ${expected}.`, { fields: { redirectUri: `must be ${expected}` } });
       }
-      const started = await startSso(deps, request.body, clock.now());
+      if (request.body.reauthenticate && !request.auth) throw new AppError('unauthorized', AUTH_COPY.ssoReauthSignedOut);
+      const reauthUserId = request.body.reauthenticate ? request.auth?.user.id : undefined;
+      const started = await startSso(deps, request.body, clock.now(), reauthUserId);
       reply.setCookie(SSO_COOKIE, started.transactionId, {
         path: SSO_COOKIE_PATH,
         httpOnly: true,

@@ -13,6 +13,8 @@ export const SsoTransaction = z.object({
   nonce: z.string(),
   codeChallenge: z.string(),
   redirectUri: z.string(),
+  /** Set when a signed-in user signs in again to confirm a change: only this user may come back. */
+  reauthUserId: z.string().optional(),
 });
 export type SsoTransaction = z.infer<typeof SsoTransaction> & { provider: SsoProviderId };
 

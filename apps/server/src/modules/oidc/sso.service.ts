@@ -20,7 +20,7 @@ export interface SsoDeps {
  * Step one: remember the browser's state, nonce, PKCE challenge and redirect URI under a new
  * transaction id (sent back as an HttpOnly cookie) and build the provider's authorization URL.
  */
-export async function startSso(deps: SsoDeps, input: OidcStartRequest, now: number) {
+export async function startSso(deps: SsoDeps, input: OidcStartRequest, now: number, reauthUserId?: string) {
   const provider = deps.providers[input.provider];
   if (!provider.configured) throw new AppError('bad_request', provider.note ?? AUTH_COPY.ssoNotConfigured(provider.name));
   const authorizationUrl = await provider.authorizationUrl(input, now);
@@ -31,6 +31,7 @@ export async function startSso(deps: SsoDeps, input: OidcStartRequest, now: numb
     nonce: input.nonce,
     codeChallenge: input.codeChallenge,
     redirectUri: input.redirectUri,
+    ...(reauthUserId === undefined ? {} : { reauthUserId }),
   });
   return { transactionId, authorizationUrl, issuer: provider.issuer };
 }
@@ -58,6 +59,11 @@ export async function completeSso(
     { code: input.code, codeVerifier: input.codeVerifier, redirectUri: transaction.redirectUri, nonce: transaction.nonce },
     now,
   );
+  if (transaction.reauthUserId !== undefined) {
+    // Confirming a change for the signed-in account: another identity (or a new one) signs nobody in.
+    const existing = await findUserByIdentity(deps.db, identity.issuer, identity.subject);
+    if (existing?.id !== transaction.reauthUserId) throw new AppError('conflict', AUTH_COPY.ssoReauthOtherAccount);
+  }
   return signInIdentity(deps.db, input.provider, identity, now);
 }
 

@@ -9,7 +9,10 @@ import { authStore } from '~/lib/auth';
 import { completeSso } from '../api/sso';
 import { clearSsoAttempt, readSsoAttempt, takeSsoReturnTo } from '../lib/sso-storage';
 
-type CallbackView = { status: 'loading' } | { status: 'success'; isNewUser: boolean } | { status: 'error'; message: string };
+type CallbackView =
+  | { status: 'loading' }
+  | { status: 'success'; isNewUser: boolean }
+  | { status: 'error'; message: string; returnTo?: string | undefined };
 
 /**
  * handleOIDCCallback (spec sections 4 and 8): errors in the spec's order of precedence,
@@ -38,8 +41,9 @@ export function OidcCallback() {
     // The code must not linger in the address bar or the history.
     window.history.replaceState(window.history.state, '', window.location.pathname);
 
+    // Signing in again from Settings: a failure offers the way back there (still signed in as before).
     const fail = (message: string) => {
-      setView({ status: 'error', message });
+      setView({ status: 'error', message, returnTo });
       toast.error(MESSAGES.oidc.failureToast);
     };
     const error = params.get('error');
@@ -100,9 +104,16 @@ export function OidcCallback() {
       <p role="alert" className="mt-3 max-w-sm text-sm break-words text-muted-foreground">
         {view.message}
       </p>
-      <Button size="lg" className="mt-6" onClick={() => navigate('/register')}>
-        Try Again
-      </Button>
+      <div className="mt-6 flex flex-wrap justify-center gap-2">
+        <Button size="lg" onClick={() => navigate('/register')}>
+          Try Again
+        </Button>
+        {view.returnTo && (
+          <Button size="lg" variant="secondary" onClick={() => navigate(view.returnTo ?? '/dashboard')}>
+            Back to Settings
+          </Button>
+        )}
+      </div>
     </div>
   );
 }

@@ -14,7 +14,10 @@ const REDIRECT_DELAY_MS = 1_000;
  * session storage with the provider and issuer; the server records the S256 challenge and
  * answers the provider's authorization URL; the browser goes there after the toast.
  */
-export async function initiateSso(provider: SsoProviderOption, options: { returnTo?: string } = {}): Promise<void> {
+export async function initiateSso(
+  provider: SsoProviderOption,
+  options: { returnTo?: string; reauthenticate?: boolean } = {},
+): Promise<void> {
   if (!canUsePkce()) {
     // Trying again will not help: say what will (plain http on a host other than localhost has no Web Crypto digest).
     toast.error(MESSAGES.oidc.startFailure, { description: AUTH_COPY.ssoInsecureContext });
@@ -34,6 +37,7 @@ export async function initiateSso(provider: SsoProviderOption, options: { return
       codeChallenge,
       codeChallengeMethod: 'S256',
       redirectUri: `${window.location.origin}/auth/callback`,
+      ...(options.reauthenticate ? { reauthenticate: true } : {}),
     });
     saveSsoAttempt({ provider: provider.id, issuer, state, codeVerifier, nonce });
     toast.info(MESSAGES.oidc.redirecting(provider.name), { duration: TIMEOUTS_MS.oidcRedirectToast });

@@ -33,7 +33,15 @@ describe('sign-on attempt in session storage', () => {
     saveSsoReturnTo('/dashboard/settings#profile');
     expect(takeSsoReturnTo()).toBe('/dashboard/settings#profile');
     expect(takeSsoReturnTo()).toBeUndefined();
-    for (const outside of ['https://evil.example.com/', '//evil.example.com', '/\\evil.example.com', 'javascript:alert(1)', '']) {
+    for (const outside of [
+      'https://evil.example.com/',
+      '//evil.example.com',
+      '/\\evil.example.com',
+      '/\t/evil.example.com',
+      '/\n/evil.example.com',
+      'javascript:alert(1)',
+      '',
+    ]) {
       expect(isInternalPath(outside), outside).toBe(false);
       saveSsoReturnTo(outside);
       expect(takeSsoReturnTo()).toBeUndefined();

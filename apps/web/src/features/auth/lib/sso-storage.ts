@@ -42,9 +42,15 @@ export function clearSsoAttempt(): void {
 /** Where a signed-in user who signs in again (to confirm a sensitive change) goes back to after the callback. */
 const RETURN_TO_KEY = 'oidc_return_to';
 
-/** Only a path of this app (`/…`, never `//host` or a URL): the callback must not send anyone elsewhere. */
+/** Only a path of this app (`/…`, never `//host`, `/\\host` or a URL): the callback must not send anyone elsewhere. */
 export function isInternalPath(path: string): boolean {
-  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
+  if (!path.startsWith('/') || /[\\\s]/.test(path) || path.startsWith('//')) return false;
+  try {
+    const origin = 'https://conductor.invalid';
+    return new URL(path, origin).origin === origin;
+  } catch {
+    return false;
+  }
 }
 
 export function saveSsoReturnTo(path: string | undefined): void {

@@ -67,10 +67,13 @@ describe('signing in again to confirm (single sign-on accounts)', () => {
     await events.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(SIGN_IN_AGAIN_TO_CHANGE_EMAIL);
     await events.click(screen.getByRole('button', { name: 'Sign in again with Demo OIDC' }));
-    expect(initiateSso).toHaveBeenCalledWith(expect.objectContaining({ id: 'demo' }), { returnTo: '/dashboard/settings#profile' });
+    expect(initiateSso).toHaveBeenCalledWith(expect.objectContaining({ id: 'demo' }), {
+      returnTo: '/dashboard/settings#profile',
+      reauthenticate: true,
+    });
   });
 
-  it('says to sign out and in again when the account’s provider is not configured here', async () => {
+  it('offers a password (a reset link) when the account’s provider is not configured here, never signing out', async () => {
     const events = userEvent.setup();
     mutateAsync.mockRejectedValueOnce(new ApiError(403, REAUTHENTICATION_REQUIRED, SIGN_IN_AGAIN_TO_DELETE));
     renderWith(<DangerZone user={ssoUser('github')} />);
@@ -78,7 +81,8 @@ describe('signing in again to confirm (single sign-on accounts)', () => {
     await events.type(screen.getByLabelText(/Type DELETE to confirm/), 'DELETE');
     await events.click(screen.getByRole('button', { name: 'Delete account' }));
     expect(await screen.findByTestId('delete-sign-in-again')).toHaveTextContent(SIGN_IN_AGAIN_TO_DELETE);
-    expect(screen.getByTestId('sign-in-again-manual')).toHaveTextContent('Sign out, then sign in again with GitHub');
+    expect(screen.getByTestId('sign-in-again-manual')).toHaveTextContent('GitHub sign-in is not available on this server');
+    expect(screen.getByRole('link', { name: 'we email you a link' })).toHaveAttribute('href', '/forgot-password');
     expect(screen.queryByRole('button', { name: /Sign in again/ })).toBeNull();
   });
 });

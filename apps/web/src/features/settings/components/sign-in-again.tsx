@@ -1,6 +1,7 @@
 import { SSO_PROVIDER_NAMES, SsoProviderId } from '@conductor/shared/schemas/sso';
 import { LogIn } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { providersQueryOptions } from '~/features/auth/api/sso';
 import { initiateSso } from '~/features/auth/lib/initiate-sso';
@@ -8,9 +9,10 @@ import { usePublicQuery } from '~/lib/public-query';
 
 /**
  * A single sign-on account confirms a change of e-mail or its deletion by a recent sign-in (it
- * has no password): this starts one with the account's provider and comes back to `returnTo`.
- * Without a provider this page can use (none recorded, or it is no longer configured), it says
- * to sign out and in again.
+ * has no password): this starts one with the account's provider, for this account only (another
+ * identity is refused and the current session kept), and comes back to `returnTo`. When this
+ * server cannot sign in with that provider any more, signing out would lock the account out: it
+ * offers a password instead (a reset link, mailed), which then confirms such changes.
  */
 export function SignInAgain({ oidcProvider, returnTo }: { oidcProvider: string | null; returnTo: string }) {
   const providers = usePublicQuery(providersQueryOptions);
@@ -21,7 +23,12 @@ export function SignInAgain({ oidcProvider, returnTo }: { oidcProvider: string |
     if (providers.isPending && id.success) return null;
     return (
       <p className="text-sm text-muted-foreground" data-testid="sign-in-again-manual">
-        Sign out, then sign in again{id.success ? ` with ${SSO_PROVIDER_NAMES[id.data]}` : ''}, and come back here within a few minutes.
+        {id.success ? `${SSO_PROVIDER_NAMES[id.data]} sign-in` : 'Your sign-in provider'} is not available on this server. Set a password
+        instead:{' '}
+        <Link to="/forgot-password" className="text-primary underline underline-offset-4">
+          we email you a link
+        </Link>
+        , and then confirm with your password here.
       </p>
     );
   }
@@ -33,7 +40,7 @@ export function SignInAgain({ oidcProvider, returnTo }: { oidcProvider: string |
       onClick={async () => {
         setPending(true);
         try {
-          await initiateSso(option, { returnTo });
+          await initiateSso(option, { returnTo, reauthenticate: true });
         } catch {
           setPending(false);
         }
