@@ -151,15 +151,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await limitByIp(linkUsesPerIp, request);
-      const { reclaimed, user } = await resetPassword(db, {
+      const { reclaimed, planStopped, user } = await resetPassword(db, {
         token: request.body.token,
         password: request.body.password,
         now: clock.now(),
         keepSessionTokenHash: request.auth?.session.tokenHash,
+        onPlanError: (error) => request.log.error({ err: error }, "a reclaimed account's paid plan could not be set to end"),
       });
       // The owner who just proved the mailbox gets a link to confirm the address too.
       if (reclaimed && user) mailVerification(request, user);
-      return { message: reclaimed ? AUTH_COPY.resetDoneReclaimed : AUTH_COPY.resetDone };
+      if (!reclaimed) return { message: AUTH_COPY.resetDone };
+      return { message: planStopped ? AUTH_COPY.resetDoneReclaimedPlan : AUTH_COPY.resetDoneReclaimed };
     },
   );
 

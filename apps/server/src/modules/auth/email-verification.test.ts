@@ -180,7 +180,7 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
       password: 'Owner-Takes-Back-9',
     });
     expect(reset.statusCode).toBe(200);
-    expect(reset.json().message).toBe(AUTH_COPY.resetDoneReclaimed);
+    expect(reset.json().message).toBe(AUTH_COPY.resetDoneReclaimedPlan);
 
     expect((await models()).statusCode).toBe(401);
     expect(await db.select().from(providerKeys).where(eq(providerKeys.userId, squatter.userId))).toEqual([]);

@@ -67,8 +67,15 @@ export async function sendPasswordResetLink(
  */
 export async function resetPassword(
   db: Database,
-  input: { token: string; password: string; now: number; keepSessionTokenHash?: string | undefined },
-): Promise<{ reclaimed: boolean; user?: UserRow }> {
+  input: {
+    token: string;
+    password: string;
+    now: number;
+    keepSessionTokenHash?: string | undefined;
+    /** Stopping a reclaimed account's paid plan failed (logged by the caller; the reset stands). */
+    onPlanError?: (error: unknown) => void;
+  },
+): Promise<{ reclaimed: boolean; planStopped?: boolean; user?: UserRow }> {
   assertPasswordAcceptable(input.password);
   const userId = await consumePasswordReset(db, sha256(input.token), input.now);
   if (!userId) throw new AppError('bad_request', AUTH_COPY.resetInvalid, { fields: { token: AUTH_COPY.resetInvalid } });
@@ -85,6 +92,11 @@ export async function resetPassword(
   });
   invalidateProviderKeyCache(userId);
   invalidateAccountCache(userId);
-  await stopRenewalOnReclaim(db, userId, input.now);
-  return { reclaimed: true, user };
+  // After the reset itself: a failure here must not undo it (the link is used up, the password
+  // set); the plan then renews as before, and the answer does not claim otherwise.
+  const planStopped = await stopRenewalOnReclaim(db, userId, input.now).catch((error: unknown) => {
+    input.onPlanError?.(error);
+    return false;
+  });
+  return { reclaimed: true, planStopped, user };
 }
