@@ -132,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerPeriodicJob(app, {
       what: 'the demo key sweep',
       intervalMs: options.demoKeySweepMs ?? DEMO_KEY_SWEEP_MS,
+      atStart: true,
       run: () => sweepDemoVisitorKeys(context),
     });
   }

@@ -64,7 +64,15 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   });
   // The billing sweep runs only where a test asks for it (it would renew subscriptions on a test's clock);
   // the outbox relay too (tests call mailer.redeliver when they mean to).
-  const app = await buildApp({ env, inMemoryDatabase: true, serveWeb: false, billingSweepMs: 0, outboxRelayMs: 0, ...options });
+  const app = await buildApp({
+    env,
+    inMemoryDatabase: true,
+    serveWeb: false,
+    billingSweepMs: 0,
+    outboxRelayMs: 0,
+    demoKeySweepMs: 0,
+    ...options,
+  });
   await app.ready();
   return {
     app,

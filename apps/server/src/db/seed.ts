@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CREDENTIALS, type KeyEnvironment, planById } from '@conductor/shared';
-import { and, eq, exists, gt, isNull, max, not, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, exists, gt, isNotNull, isNull, lt, max, not, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { invalidateAccountCache } from '../gateway/gateway.plugin.ts';
@@ -163,13 +163,32 @@ export async function retireDemoVisitorKeys(db: Database, demoId: string, sample
 /** How often every instance revokes demo visitors' keys whose session ended without a sign-out. */
 export const DEMO_KEY_SWEEP_MS = 10 * 60 * 1000;
 
-/** The demo visitor-key sweep (`retireDemoVisitorKeys`) on its own, for the periodic job. */
+/** How long a revoked demo visitor key is kept (its name in the visitor's own recent requests) before it is deleted. */
+export const DEMO_REVOKED_KEY_DAYS = 7;
+
+/**
+ * The demo visitor-key sweep on its own, for the periodic job: revokes keys whose session ended
+ * (`retireDemoVisitorKeys`) and deletes visitor keys revoked more than DEMO_REVOKED_KEY_DAYS ago,
+ * so that the shared account's key table does not grow with every visitor. Usage events keep
+ * their key id (no foreign key); a deleted key's requests are listed without a key name.
+ * Returns how many keys it revoked.
+ */
 export async function sweepDemoVisitorKeys(context: Pick<AppContext, 'database' | 'clock'>): Promise<number> {
   const { db } = context.database;
   const demo = await findDemoUser(db);
   if (!demo) return 0;
-  const hashes = await retireDemoVisitorKeys(db, demo.id, await demoKeyIds(db, demo.id), context.clock.now());
+  const now = context.clock.now();
+  const hashes = await retireDemoVisitorKeys(db, demo.id, await demoKeyIds(db, demo.id), now);
   forgetRevokedKeys(hashes);
+  await db
+    .delete(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.userId, demo.id),
+        isNotNull(apiKeys.createdSession),
+        lt(apiKeys.revokedAt, new Date(now - DEMO_REVOKED_KEY_DAYS * DAY_MS)),
+      ),
+    );
   return hashes.length;
 }
 

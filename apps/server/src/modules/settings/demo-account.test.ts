@@ -346,6 +346,23 @@ describe('the shared demo account', () => {
     expect((await chat(kept.json().key)).statusCode).toBe(200);
   });
 
+  it('deletes, on the sweep, visitor keys revoked more than a week ago; the samples and newer ones stay', async () => {
+    const old = (await createKey(visitor, 'Long gone')).json().apiKey.id as string;
+    const recent = (await createKey(visitor, 'Recently revoked')).json().apiKey.id as string;
+    const { db } = harness.app.context.database;
+    await db
+      .update(apiKeys)
+      .set({ revokedAt: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) })
+      .where(eq(apiKeys.id, old));
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, recent));
+    await sweepDemoVisitorKeys(harness.app.context);
+    const ids = (await demoKeys()).map((row) => row.id);
+    expect(ids).not.toContain(old);
+    expect(ids).toContain(recent);
+    const listed = (await call('GET', '/api/v1/api-keys', visitor)).json().keys as Array<{ lockedReason?: string }>;
+    expect(listed.filter((key) => key.lockedReason !== undefined)).toHaveLength(2);
+  });
+
   it('never lists a key from before keys had a session as a sample, nor names it in recent requests', async () => {
     const { createApiKey } = await import('../api-keys/api-keys.service.ts');
     const legacy = await createApiKey(
