@@ -17,6 +17,15 @@ import {
 
 const AZURE_KEY = '0123456789abcdef0123456789abcdef';
 
+/** Settings' save of a provider key, as the dashboard sends it. */
+const saveProviderKey = (gateway: LiveGateway, cookie: string, provider: string, payload: unknown) =>
+  gateway.app.inject({
+    method: 'POST',
+    url: `/api/v1/settings/provider-keys/${provider}`,
+    headers: jsonHeaders(cookie),
+    payload: JSON.stringify(payload),
+  });
+
 /** An Azure OpenAI key belongs to one resource: the account gives that resource with its key. */
 describe('own Azure OpenAI key with its own resource', () => {
   let fakes: Fakes;
@@ -32,13 +41,7 @@ describe('own Azure OpenAI key with its own resource', () => {
     await closeFakes(fakes);
   });
 
-  const save = (cookie: string, provider: string, payload: unknown) =>
-    gateway.app.inject({
-      method: 'POST',
-      url: `/api/v1/settings/provider-keys/${provider}`,
-      headers: jsonHeaders(cookie),
-      payload: JSON.stringify(payload),
-    });
+  const save = (cookie: string, provider: string, payload: unknown) => saveProviderKey(gateway, cookie, provider, payload);
 
   it('serves azure models on the account’s own resource, with its own key', async () => {
     const { user, cookie } = await createUserWithSession(gateway.app, { plan: 'byo-keys' });
@@ -131,12 +134,7 @@ describe('own Azure resource health is its own', () => {
     // An account with its own Azure resource.
     const { user, cookie } = await createUserWithSession(gateway.app, { plan: 'enterprise' });
     const { key } = await addKey(gateway.app, user.id);
-    const saved = await gateway.app.inject({
-      method: 'POST',
-      url: '/api/v1/settings/provider-keys/azure',
-      headers: jsonHeaders(cookie),
-      payload: JSON.stringify({ key: AZURE_KEY, endpoint: own.baseUrl }),
-    });
+    const saved = await saveProviderKey(gateway, cookie, 'azure', { key: AZURE_KEY, endpoint: own.baseUrl });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(await azureHealth(key)).toBe(true);
 

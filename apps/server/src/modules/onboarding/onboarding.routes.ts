@@ -1,6 +1,7 @@
 import { CompleteOnboardingInput, ProviderKeysInput, UserResponse } from '@conductor/shared/schemas/onboarding';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../portal/signed-in.ts';
+import { allowsLocalResource } from '../provider-keys/azure-resource.ts';
 import { completeOnboarding, saveOnboardingKeys } from './onboarding.service.ts';
 
 export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -19,8 +20,7 @@ export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       user: await saveOnboardingKeys(database.db, secrets.encryptionKey, signedIn(request).user.id, request.body, clock.now(), {
-        // Loopback Azure resources only where tests aim the gateway at fake upstreams (as in Settings).
-        allowLocalEndpoint: env.UPSTREAM_ALLOW_LOCAL && env.NODE_ENV === 'test',
+        allowLocalEndpoint: allowsLocalResource(env),
       }),
     }),
   );

@@ -1,14 +1,13 @@
 import { PROVIDER_IDS, type PublicUser } from '@conductor/shared';
 import {
   AZURE_ENDPOINT_NEEDS_KEY,
-  AZURE_ENDPOINT_REFUSED,
   azureEndpointWithoutKey,
   type OnboardingMode,
   type ProviderKeysInput,
 } from '@conductor/shared/schemas/onboarding';
 import type { Database } from '../../db/client.ts';
 import { invalidateAccountCache } from '../../gateway/gateway.plugin.ts';
-import { getAdapter, validateBaseUrl } from '../../gateway/providers/registry.ts';
+import { checkAzureResource } from '../provider-keys/azure-resource.ts';
 import { AppError } from '../../lib/errors.ts';
 import { deleteAllProviderKeys, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { findUserById, listProviderKeySummaries, updateUser } from '../users/users.repository.ts';
@@ -37,10 +36,7 @@ function azureResource(keys: ProviderKeysInput, allowLocal: boolean): string | n
   if (azureEndpointWithoutKey(keys)) {
     throw new AppError('validation_failed', AZURE_ENDPOINT_NEEDS_KEY, { fields: { azureEndpoint: AZURE_ENDPOINT_NEEDS_KEY } });
   }
-  if (keys.azureEndpoint === undefined) return null;
-  const check = validateBaseUrl(getAdapter('azure'), keys.azureEndpoint, allowLocal);
-  if (!check.ok) throw new AppError('validation_failed', AZURE_ENDPOINT_REFUSED, { fields: { azureEndpoint: AZURE_ENDPOINT_REFUSED } });
-  return check.baseUrl;
+  return keys.azureEndpoint === undefined ? null : checkAzureResource(keys.azureEndpoint, allowLocal, 'azureEndpoint');
 }
 
 /**

@@ -17,6 +17,7 @@ import { AppError } from '../../lib/errors.ts';
 import { mailVerificationLater } from '../auth/email-verification.ts';
 import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
 import { signedIn } from '../portal/signed-in.ts';
+import { allowsLocalResource } from '../provider-keys/azure-resource.ts';
 import {
   changePassword,
   deleteAccount,
@@ -132,7 +133,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         signedIn(request).user,
         request.params.provider,
         // Loopback endpoints only where tests aim the gateway at fake upstreams (as for the server's own).
-        { ...request.body, allowLocalEndpoint: env.UPSTREAM_ALLOW_LOCAL && env.NODE_ENV === 'test' },
+        { ...request.body, allowLocalEndpoint: allowsLocalResource(env) },
         clock.now(),
       ),
     }),

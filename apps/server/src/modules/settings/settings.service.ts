@@ -1,4 +1,4 @@
-import { AZURE_ENDPOINT_REFUSED, PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
+import { PROVIDER_KEY_RULES } from '@conductor/shared/schemas/onboarding';
 import type { ProviderId, PublicUser } from '@conductor/shared';
 import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
 import { RoutingPolicy } from '@conductor/shared/openai/chat';
@@ -22,13 +22,13 @@ import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
 import { retirePasswordResets } from '../auth/accounts.repository.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
 import { revokeSession, revokeUserSessions, type SessionRow } from '../auth/session.service.ts';
+import { checkAzureResource } from '../provider-keys/azure-resource.ts';
 import { deleteAllProviderKeys, deleteProviderKey, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { refuseOnDemo } from '../users/demo-account.ts';
 import { findUserById, updateUser, type UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { emailChangedNotice } from './email-change-notice.ts';
 import { deleteUserRow, emailTakenByAnother, listLiveSessionsOfUser } from './settings.repository.ts';
-import { getAdapter, validateBaseUrl } from '../../gateway/providers/registry.ts';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
 export const NO_PASSWORD = 'Your account signs in with single sign-on, so it has no password to change.';
@@ -205,11 +205,7 @@ function providerEndpoint(provider: ProviderId, endpoint: string | undefined, al
     const message = 'Only an Azure OpenAI key takes an endpoint.';
     throw new AppError('validation_failed', message, { fields: { endpoint: message } });
   }
-  const check = validateBaseUrl(getAdapter('azure'), endpoint, allowLocal);
-  if (!check.ok) {
-    throw new AppError('validation_failed', AZURE_ENDPOINT_REFUSED, { fields: { endpoint: AZURE_ENDPOINT_REFUSED } });
-  }
-  return check.baseUrl;
+  return checkAzureResource(endpoint, allowLocal, 'endpoint');
 }
 
 /**
