@@ -44,6 +44,78 @@ describe('session check', () => {
   });
 });
 
+describe('a session check overtaken by a sign-in or sign-out', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    authStore.clear();
+  });
+
+  /** fetch answers only when the test says so, in the order the test chooses. */
+  function heldFetch() {
+    const pending: Array<(body: unknown) => void> = [];
+    const fetch = vi.fn(
+      () =>
+        new Promise<Response>((resolve) => {
+          pending.push((body) => resolve(new Response(JSON.stringify(body), { status: 200 })));
+        }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    return { fetch, answer: (index: number, body: unknown) => pending[index]?.(body) };
+  }
+
+  it('a signed-out answer to the check the page started before the sign-in does not sign the user out again', async () => {
+    const user = { id: 'u3', name: 'Ada', email: 'ada@example.org', onboardingCompleted: false } as PublicUser;
+    const heard = vi.fn();
+    const off = onUnauthorized(heard);
+    try {
+      authStore.clear();
+      const held = heldFetch();
+      const pageLoadCheck = loadSession({ force: true });
+      // The single sign-on exchange answers first and sets the cookie.
+      authStore.signedIn(user);
+      held.answer(0, { isAuthenticated: false });
+      await pageLoadCheck;
+      expect(authStore.getSnapshot()).toMatchObject({ isAuthenticated: true, user: { id: 'u3' } });
+      expect(heard).not.toHaveBeenCalled();
+    } finally {
+      off();
+    }
+  });
+
+  it('a check asked for after the sign-in is not answered by the one sent before it', async () => {
+    const user = { id: 'u4', name: 'Ada', email: 'ada@example.org' } as PublicUser;
+    authStore.clear();
+    const held = heldFetch();
+    const before = loadSession({ force: true });
+    authStore.signedIn(user);
+    const after = loadSession({ force: true });
+    expect(after).not.toBe(before);
+    expect(held.fetch).toHaveBeenCalledTimes(2);
+    held.answer(1, { isAuthenticated: true, user: { ...user, name: 'Ada L.' } });
+    held.answer(0, { isAuthenticated: false });
+    await Promise.all([before, after]);
+    expect(authStore.getSnapshot()).toMatchObject({ isAuthenticated: true, user: { name: 'Ada L.' } });
+    // Two checks asked for at the same moment still share one request.
+    const third = loadSession({ force: true });
+    expect(loadSession({ force: true })).toBe(third);
+    expect(held.fetch).toHaveBeenCalledTimes(3);
+    held.answer(2, { isAuthenticated: true, user });
+    await third;
+  });
+
+  it('a signed-in answer to a check sent before a sign-out does not sign the user back in', async () => {
+    const user = { id: 'u5', name: 'Ada', email: 'ada@example.org' } as PublicUser;
+    authStore.signedIn(user);
+    const held = heldFetch();
+    const check = loadSession({ force: true });
+    authStore.clear();
+    held.answer(0, { isAuthenticated: true, user });
+    await check;
+    expect(authStore.getSnapshot()).toMatchObject({ isAuthenticated: false, user: null });
+    expect(window.localStorage.getItem('conductor-auth')).toBeNull();
+  });
+});
+
 describe('stored snapshot', () => {
   afterEach(() => window.localStorage.clear());
 

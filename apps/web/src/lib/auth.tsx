@@ -19,6 +19,12 @@ const SERVER_SNAPSHOT: AuthState = { user: null, isAuthenticated: false, isLoadi
 
 let state: AuthState = SERVER_SNAPSHOT;
 let initialised = false;
+/**
+ * Counts sign-ins and sign-outs on this page. A session check answers for the moment it was sent:
+ * one sent before the user signed in (the check every page load starts) must not sign them out
+ * again when it lands afterwards, nor one sent before a sign-out sign them back in.
+ */
+let authEpoch = 0;
 const listeners = new Set<() => void>();
 
 function readSnapshot(): AuthState {
@@ -75,15 +81,18 @@ export const authStore = {
   },
   /** After sign-in, registration or single sign-on: the user the server just answered with is current. */
   signedIn(user: PublicUser): void {
+    authEpoch += 1;
     lastFetchedAt = Date.now();
     setState({ user, isAuthenticated: true, isLoading: false });
   },
   clear(): void {
+    authEpoch += 1;
     setState(SIGNED_OUT);
   },
 };
 
 let inflight: Promise<AuthState> | null = null;
+let inflightEpoch = 0;
 let lastFetchedAt = 0;
 const SESSION_FRESH_MS = 2_000;
 
@@ -91,9 +100,14 @@ const SESSION_FRESH_MS = 2_000;
 export function loadSession(options: { force?: boolean } = {}): Promise<AuthState> {
   ensureInitialised();
   if (!options.force && !state.isLoading && Date.now() - lastFetchedAt < SESSION_FRESH_MS) return Promise.resolve(state);
-  inflight ??= api
+  // A check sent before the last sign-in or sign-out cannot answer for now: send a new one.
+  if (inflight && inflightEpoch === authEpoch) return inflight;
+  const epoch = authEpoch;
+  const request: Promise<AuthState> = api
     .get<SessionResponse>('/auth/session', { skipAuthHandling: true })
     .then((session) => {
+      // Overtaken by a sign-in or sign-out on this page: what it did stands.
+      if (epoch !== authEpoch) return state;
       lastFetchedAt = Date.now();
       if (session.isAuthenticated) authStore.setUser(session.user);
       else {
@@ -106,13 +120,15 @@ export function loadSession(options: { force?: boolean } = {}): Promise<AuthStat
     })
     .catch(() => {
       // Server unreachable: keep the snapshot but stop loading.
-      setState({ ...state, isLoading: false });
+      if (epoch === authEpoch) setState({ ...state, isLoading: false });
       return state;
     })
     .finally(() => {
-      inflight = null;
+      if (inflight === request) inflight = null;
     });
-  return inflight;
+  inflight = request;
+  inflightEpoch = epoch;
+  return request;
 }
 
 export async function signOut(): Promise<void> {
@@ -142,9 +158,12 @@ function useSessionRevalidation(): void {
       if (document.visibilityState !== 'visible' || !authStore.getSnapshot().isAuthenticated) return;
       if (Date.now() - lastCheck.current < REVALIDATE_INTERVAL_MS) return;
       lastCheck.current = Date.now();
+      const epoch = authEpoch;
       api
         .get<{ user: PublicUser }>('/auth/me')
-        .then(({ user }) => authStore.setUser(user))
+        .then(({ user }) => {
+          if (epoch === authEpoch) authStore.setUser(user);
+        })
         .catch(() => undefined);
     };
     window.addEventListener('focus', revalidate);
