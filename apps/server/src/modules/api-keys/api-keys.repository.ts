@@ -37,33 +37,53 @@ export async function insertApiKey(db: Database, row: NewApiKeyRow): Promise<Api
   return inserted;
 }
 
-/** Scoped by user: another user's key id matches nothing. */
-export async function renameApiKeyOfUser(db: Database, userId: string, id: string, name: string): Promise<ApiKeyRow | undefined> {
+/**
+ * One key of a user: another user's key id matches nothing. With `session` (a demo visitor's), only
+ * a key that session created matches.
+ */
+function oneKey(userId: string, id: string, session?: string) {
+  return and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), session === undefined ? undefined : eq(apiKeys.createdSession, session));
+}
+
+/** Renames one key (scoped as `oneKey`); undefined when there is no such key. */
+export async function renameApiKeyOfUser(
+  db: Database,
+  userId: string,
+  id: string,
+  name: string,
+  session?: string,
+): Promise<ApiKeyRow | undefined> {
   const [row] = await db
     .update(apiKeys)
     .set({ name })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+    .where(oneKey(userId, id, session))
     .returning();
   return row;
 }
 
-export async function findApiKeyOfUser(db: Database, userId: string, id: string): Promise<ApiKeyRow | undefined> {
+export async function findApiKeyOfUser(db: Database, userId: string, id: string, session?: string): Promise<ApiKeyRow | undefined> {
   const [row] = await db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+    .where(oneKey(userId, id, session))
     .limit(1);
   return row;
 }
 
-/** Revokes one key (idempotent); returns the row, or undefined when the user has no such key. */
-export async function revokeApiKeyOfUser(db: Database, userId: string, id: string, now: number): Promise<ApiKeyRow | undefined> {
+/** Revokes one key (idempotent, scoped as `oneKey`); returns the row, or undefined when there is no such key. */
+export async function revokeApiKeyOfUser(
+  db: Database,
+  userId: string,
+  id: string,
+  now: number,
+  session?: string,
+): Promise<ApiKeyRow | undefined> {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date(now) })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .where(and(oneKey(userId, id, session), isNull(apiKeys.revokedAt)))
     .returning();
-  return row ?? findApiKeyOfUser(db, userId, id);
+  return row ?? findApiKeyOfUser(db, userId, id, session);
 }
 
 /** Revokes every key of a user; returns the hashes of the keys that were still usable. */

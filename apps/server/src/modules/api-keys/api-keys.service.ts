@@ -134,28 +134,33 @@ async function insertNewKey(
 }
 
 /**
- * On the demo account, a key the holder may change: another visitor's key is not found, and a
- * sample key is refused (403) with the reason. Elsewhere every key of the account is.
+ * The keys the holder may change: every key of the account, or on the demo account only those of
+ * the visitor's session (the change is scoped by it, so it costs one query).
  */
-async function checkChangeable(db: Database, holder: KeyHolder, id: string): Promise<void> {
-  if (!holder.user.isDemo) return;
-  const row = await findApiKeyOfUser(db, holder.user.id, id);
-  if (!row || !visibleTo(holder, row)) throw new AppError('not_found', 'API key not found.');
-  if (row.createdSession === null) throw new AppError('forbidden', DEMO_ACCOUNT_REFUSALS.sampleKey);
+function changeScope(holder: KeyHolder): string | undefined {
+  return holder.user.isDemo ? holder.session.tokenHash : undefined;
+}
+
+/**
+ * A change matched no key the holder may change. On the demo account a sample key is refused (403)
+ * with the reason; another visitor's key, like a missing one, is not found.
+ */
+async function refuseChange(db: Database, holder: KeyHolder, id: string): Promise<never> {
+  if (holder.user.isDemo) {
+    const row = await findApiKeyOfUser(db, holder.user.id, id);
+    if (row?.createdSession === null) throw new AppError('forbidden', DEMO_ACCOUNT_REFUSALS.sampleKey);
+  }
+  throw new AppError('not_found', 'API key not found.');
 }
 
 export async function renameApiKey(db: Database, holder: KeyHolder, id: string, name: string, now: number): Promise<ApiKeyView> {
-  await checkChangeable(db, holder, id);
-  const row = await renameApiKeyOfUser(db, holder.user.id, id, name);
-  if (!row) throw new AppError('not_found', 'API key not found.');
+  const row = (await renameApiKeyOfUser(db, holder.user.id, id, name, changeScope(holder))) ?? (await refuseChange(db, holder, id));
   return toApiKeyView(row, now);
 }
 
 /** Revokes a key; the gateway stops accepting it at once. */
 export async function revokeApiKey(db: Database, holder: KeyHolder, id: string, now: number): Promise<ApiKeyView> {
-  await checkChangeable(db, holder, id);
-  const row = await revokeApiKeyOfUser(db, holder.user.id, id, now);
-  if (!row) throw new AppError('not_found', 'API key not found.');
+  const row = (await revokeApiKeyOfUser(db, holder.user.id, id, now, changeScope(holder))) ?? (await refuseChange(db, holder, id));
   forgetRevokedKeys([row.keyHash]);
   return toApiKeyView(row, now);
 }

@@ -221,6 +221,10 @@ describe('the shared demo account', () => {
     const ownId = mine.json().apiKey.id as string;
     expect((await call('PATCH', `/api/v1/api-keys/${ownId}`, visitor, { name: 'Renamed A' })).json()).toMatchObject({ name: 'Renamed A' });
     expect((await call('DELETE', `/api/v1/api-keys/${ownId}`, visitor)).json()).toMatchObject({ status: 'revoked' });
+    // Revoking again answers the same; the other visitor's key, once revoked by them, is still not this visitor's.
+    expect((await call('DELETE', `/api/v1/api-keys/${ownId}`, visitor)).json()).toMatchObject({ id: ownId, status: 'revoked' });
+    expect((await call('DELETE', `/api/v1/api-keys/${theirId}`, other.cookie)).json()).toMatchObject({ status: 'revoked' });
+    expect((await call('DELETE', `/api/v1/api-keys/${theirId}`, visitor)).statusCode).toBe(404);
   });
 
   it("names another visitor's key in recent requests only as another visitor's", async () => {
