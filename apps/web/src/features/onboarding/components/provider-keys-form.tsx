@@ -108,11 +108,12 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
             </Field>
           );
           if (provider !== 'azure') return field;
-          // An Azure key belongs to one resource: its URL goes with the key.
+          // An Azure key belongs to one resource: its URL follows the key, across the whole row on
+          // wide screens (in the Azure column it would leave a gap under the Google key).
           const endpointError = errors.azureEndpoint?.message;
-          return (
-            <div key={provider} className="space-y-3">
-              {field}
+          return [
+            field,
+            <div key="azure-endpoint" className="sm:col-span-2">
               <Field
                 id={ENDPOINT_ID}
                 label="Azure resource URL"
@@ -130,8 +131,8 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
                   {...form.register('azureEndpoint')}
                 />
               </Field>
-            </div>
-          );
+            </div>,
+          ];
         })}
       </div>
       {errors.root?.message && (
