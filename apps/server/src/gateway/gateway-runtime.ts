@@ -28,6 +28,8 @@ export interface GatewayRuntime {
   transport: UpstreamTransport;
   upstreams: Upstreams;
   retry: RetryPolicy;
+  /** The breakers' time: monotonic, so setting the wall clock neither holds a circuit open nor closes it early. */
+  breakerNow(): number;
   adapterContext: AdapterContext;
   /** Months' usage from the database, for the quota counters' first load. */
   loadUsedTokens(userId: string, now: number): Promise<number>;
@@ -138,9 +140,10 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     });
   }
 
-  const isEndpointHealthy = (breakerKey: string) => breakers.isHealthy(breakerKey, clock.now());
+  const breakerNow = clock.monotonic ?? clock.now;
+  const isEndpointHealthy = (breakerKey: string) => breakers.isHealthy(breakerKey, breakerNow());
   const isProviderHealthy = (provider: ProviderId) => isEndpointHealthy(upstreams[provider].breakerKey);
-  context.metrics.upstream.watchBreakers(() => breakers.states(clock.now()));
+  context.metrics.upstream.watchBreakers(() => breakers.states(breakerNow()));
 
   return {
     context,
@@ -152,6 +155,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     transport,
     upstreams,
     retry: DEFAULT_RETRY_POLICY,
+    breakerNow,
     adapterContext: { now: clock.now, generateId: completionId },
     async loadUsedTokens(userId, now) {
       const today = new Date(now).toISOString().slice(0, 10);

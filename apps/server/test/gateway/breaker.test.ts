@@ -110,3 +110,39 @@ describe('circuit breaker per upstream', () => {
     openai.setBehaviour({ kind: 'ok' });
   });
 });
+
+describe('circuit breaker time', () => {
+  it('runs on the monotonic clock: setting the wall clock neither holds a circuit open nor closes it early', async () => {
+    const fakes = await startFakes(['openai']);
+    const time = { wall: Date.parse('2026-11-28T12:00:00Z'), monotonic: 1_000 };
+    const gateway = await startGateway(
+      { ...upstreamEnv(fakes), GATEWAY_BREAKER_FAILURES: '1', GATEWAY_BREAKER_COOLDOWN_MS: '60000' },
+      { clock: { now: () => time.wall, monotonic: () => time.monotonic } },
+    );
+    try {
+      const { key } = await createAccountWithKey(gateway.app, 'enterprise');
+      const client = sdk(gateway.origin, key);
+      const health = async () => {
+        const response = await fetch(`${gateway.origin}/v1/providers`, { headers: { authorization: `Bearer ${key}` } });
+        return ((await response.json()) as { data: { id: string; healthy: boolean }[] }).data.find((p) => p.id === 'openai')?.healthy;
+      };
+      const openai = fake(fakes, 'openai');
+      openai.setBehaviour({ kind: 'status', status: 500 });
+      await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch(() => undefined);
+      expect(await health()).toBe(false);
+
+      // The wall clock is set an hour ahead: the minute's cool-down has not passed.
+      time.wall += 60 * 60_000;
+      expect(await health()).toBe(false);
+      // Set back two hours: the circuit is not held open for them either.
+      time.wall -= 2 * 60 * 60_000;
+      time.monotonic += 60_000;
+      expect(await health()).toBe(true);
+      openai.setBehaviour({ kind: 'ok' });
+      expect((await client.chat.completions.create({ model: 'gpt-4o-mini', messages })).model).toBe('gpt-4o-mini');
+    } finally {
+      await gateway.close();
+      await closeFakes(fakes);
+    }
+  });
+});

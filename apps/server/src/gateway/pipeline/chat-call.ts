@@ -163,7 +163,7 @@ export class ChatCall {
     const deps = {
       breakers: this.#runtime.breakers,
       retry: this.#runtime.retry,
-      now: this.#runtime.context.clock.now,
+      now: this.#runtime.breakerNow,
       cancel: this.#cancel,
       route,
       onWait: (milliseconds: number) => {

@@ -62,6 +62,7 @@ export class RouteLog {
 export interface FailoverDependencies {
   breakers: BreakerRegistry;
   retry: RetryPolicy;
+  /** The breakers' time (`GatewayRuntime.breakerNow`). */
   now(): number;
   cancel: Cancel;
   route: RouteLog;
