@@ -35,6 +35,22 @@ test.describe('company and legal pages', () => {
     });
   }
 
+  test('/contact: the other channels are kept from the prerendered page, work, and render after an in-app navigation', async ({ page }) => {
+    const channels = page.getByRole('complementary', { name: 'Other ways to reach us' });
+    await page.goto('/contact');
+    await waitForHydration(page);
+    await expect(channels.getByRole('link', { name: 'security@conductor.dev' })).toHaveAttribute('href', 'mailto:security@conductor.dev');
+    // The kept markup's internal link navigates in the app.
+    await channels.getByRole('link', { name: 'support centre' }).click();
+    await expect(page).toHaveURL(/\/support\/contact$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Back to /contact without a page load: the channels load and render.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expect(channels.getByRole('link', { name: 'sales@conductor.dev' })).toBeVisible();
+    await expect(channels).toContainText('Our team is available');
+  });
+
   test('the privacy policy describes exactly what is stored', async ({ page }) => {
     await page.goto('/privacy');
     const main = page.getByRole('main');

@@ -92,7 +92,6 @@ export const authStore = {
 };
 
 let inflight: Promise<AuthState> | null = null;
-let inflightEpoch = 0;
 let lastFetchedAt = 0;
 const SESSION_FRESH_MS = 2_000;
 
@@ -100,13 +99,11 @@ const SESSION_FRESH_MS = 2_000;
 export function loadSession(options: { force?: boolean } = {}): Promise<AuthState> {
   ensureInitialised();
   if (!options.force && !state.isLoading && Date.now() - lastFetchedAt < SESSION_FRESH_MS) return Promise.resolve(state);
-  // A check sent before the last sign-in or sign-out cannot answer for now: send a new one.
-  if (inflight && inflightEpoch === authEpoch) return inflight;
   const epoch = authEpoch;
-  const request: Promise<AuthState> = api
+  inflight ??= api
     .get<SessionResponse>('/auth/session', { skipAuthHandling: true })
     .then((session) => {
-      // Overtaken by a sign-in or sign-out on this page: what it did stands.
+      // Overtaken by a sign-in or sign-out on this page: what it did stands (and is the answer).
       if (epoch !== authEpoch) return state;
       lastFetchedAt = Date.now();
       if (session.isAuthenticated) authStore.setUser(session.user);
@@ -124,11 +121,9 @@ export function loadSession(options: { force?: boolean } = {}): Promise<AuthStat
       return state;
     })
     .finally(() => {
-      if (inflight === request) inflight = null;
+      inflight = null;
     });
-  inflight = request;
-  inflightEpoch = epoch;
-  return request;
+  return inflight;
 }
 
 export async function signOut(): Promise<void> {

@@ -1,19 +1,14 @@
-import { SUPPORT } from '@conductor/shared';
-import { Clock, LifeBuoy, Mail, Newspaper, ShieldCheck } from 'lucide-react';
-import { Link } from 'react-router';
+import { lazy } from 'react';
 import { PageFrame } from '~/components/layouts/page-frame';
+import { Prerendered } from '~/components/ui/prerendered';
 import { ContactForm } from '~/features/marketing/components/contact-form';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
   pageMeta('Contact Us', 'Talk to the Conductor team about Enterprise plans, partnerships, press or anything else.', '/contact');
 
-const CHANNELS = [
-  { icon: Mail, title: 'Sales', detail: 'sales@conductor.dev', href: 'mailto:sales@conductor.dev' },
-  { icon: Newspaper, title: 'Press', detail: 'press@conductor.dev', href: 'mailto:press@conductor.dev' },
-  { icon: ShieldCheck, title: 'Security', detail: 'security@conductor.dev', href: 'mailto:security@conductor.dev' },
-  { icon: LifeBuoy, title: 'Support', detail: SUPPORT.email, href: `mailto:${SUPPORT.email}` },
-] as const;
+/** Static: the prerendered page keeps its HTML and never downloads it. */
+const ContactChannels = lazy(() => import('~/features/marketing/components/contact-channels'));
 
 export default function Page() {
   return (
@@ -25,30 +20,8 @@ export default function Page() {
     >
       <div className="grid gap-10 lg:grid-cols-[2fr_1fr]">
         <ContactForm />
-        <aside aria-label="Other ways to reach us" className="space-y-6">
-          <ul className="space-y-4">
-            {CHANNELS.map((channel) => (
-              <li key={channel.title} className="flex gap-3">
-                <channel.icon className="mt-0.5 size-5 text-primary" aria-hidden="true" />
-                <div>
-                  <p className="font-medium">{channel.title}</p>
-                  <a href={channel.href} className="text-sm text-muted-foreground underline-offset-4 hover:underline">
-                    {channel.detail}
-                  </a>
-                </div>
-              </li>
-            ))}
-          </ul>
-          <div className="flex gap-3 rounded-xl border border-border bg-muted/40 p-4 text-sm">
-            <Clock className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
-            <p>
-              Our team is available {SUPPORT.hours}. Need help with your account or an API error? The{' '}
-              <Link to="/support/contact" className="font-medium text-primary underline underline-offset-4">
-                support centre
-              </Link>{' '}
-              answers by e-mail {SUPPORT.responseTime}.
-            </p>
-          </div>
+        <aside aria-label="Other ways to reach us">
+          <Prerendered content={ContactChannels} />
         </aside>
       </div>
     </PageFrame>
