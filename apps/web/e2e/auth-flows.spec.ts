@@ -69,6 +69,9 @@ test('a 401 in the middle of a session logs out with the spec toast', async ({ p
   await page.goto('/onboarding');
   await waitForHydration(page);
   await expect(page).toHaveURL(/\/onboarding$/);
+  // The page's own session check has confirmed the sign-in (on a loaded machine it can land after
+  // the network went quiet): only a confirmed session is one that can end.
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('conductor-auth'))).not.toBeNull();
   // The session ends on the server side (as expiry or a sign-out elsewhere would).
   await context.clearCookies();
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));

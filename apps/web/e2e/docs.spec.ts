@@ -247,6 +247,8 @@ test.describe('docs tools', () => {
   });
 
   test('every table fits the docs column: nothing is cut off or scrolls sideways', async ({ page }) => {
+    // A dozen page loads in one test: on a loaded machine they take longer than one test's usual time.
+    test.slow();
     let tables = 0;
     // Every guide, and the API reference page with its field tables (reached through the `api` alias).
     for (const entry of [...ENTRIES, { slug: 'api', title: 'API Reference' }]) {

@@ -62,6 +62,8 @@ test.describe('accessibility (axe: no serious or critical violations)', () => {
   }
 
   test('the demo dialog and the contact form errors', async ({ browser, viewport }) => {
+    // Two pages, each hydrated and scanned twice by axe in a new browser context.
+    test.slow();
     const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.goto('/home');

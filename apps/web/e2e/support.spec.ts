@@ -149,6 +149,8 @@ test.describe('support centre', () => {
     await page.goto('/support');
     await waitForHydration(page);
     await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
+    // The account's ticket list has loaded (were it still loading, its request would meet the ended session first).
+    await expect(page.getByText('No tickets yet')).toBeVisible();
     await page.getByLabel('Subject').fill('Session ended mid-ticket');
     await page.getByLabel('Description').fill('Typed while signed in.');
     // The session ends on the server (here: its cookie is gone) before the ticket is sent.
