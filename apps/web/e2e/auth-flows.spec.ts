@@ -9,6 +9,7 @@ import {
   registerAccount,
   uniqueEmail,
 } from './auth-helpers';
+import { signInAsDemo } from './dashboard-helpers';
 import { expect, test, waitForHydration } from './fixtures';
 
 test('register -> onboarding, with the welcome toast and the session cookie', async ({ page, context }) => {
@@ -78,6 +79,41 @@ test('a 401 in the middle of a session logs out with the spec toast', async ({ p
   await expectToast(page, MESSAGES.sessionExpired);
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
+  expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
+  allowFailedResources(consoleErrors, [401]);
+});
+
+test('a 401 on a dashboard page logs out with the spec toast and lands on /login', async ({ page, context, consoleErrors }) => {
+  await signInAsDemo(page);
+  await page.goto('/dashboard/keys');
+  await waitForHydration(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('API Keys');
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('conductor-auth'))).not.toBeNull();
+  await context.clearCookies();
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expectToast(page, MESSAGES.sessionExpired);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
+  allowFailedResources(consoleErrors, [401]);
+});
+
+test('a 401 on a public page logs out with the spec toast and leaves the page as it was', async ({ page, context, consoleErrors }) => {
+  const account = await registerAccount(page.request, 'expired-public');
+  await page.goto('/support');
+  await waitForHydration(page);
+  await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
+  await expect(page.getByText('No tickets yet')).toBeVisible();
+  await page.getByLabel('Subject').fill('Typed before the session ended');
+  await context.clearCookies();
+  // Back to the tab after the session ended: the check finds it gone.
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expectToast(page, MESSAGES.sessionExpired);
+  // Signed out where the user was: the header offers sign-in (in the menu on a phone), the ticket form asks for a name and
+  // e-mail, and what was typed is still there.
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In', includeHidden: true })).toBeAttached();
+  await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Subject')).toHaveValue('Typed before the session ended');
+  await expect(page).toHaveURL(/\/support$/);
   expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
   allowFailedResources(consoleErrors, [401]);
 });

@@ -181,8 +181,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       authStore.clear();
       lastFetchedAt = Date.now();
       void loadMessages().then((messages) => toast.error(messages.sessionExpired, { id: 'session-expired' }));
-      // In-app navigation keeps the toast on screen (a full page load would drop it).
-      navigate('/login', { replace: true });
+      // Off a page that needs a session, in-app (the toast stays on screen); a public page (the docs,
+      // a half-typed support ticket) stays as it is, signed out.
+      if (/^\/(dashboard|onboarding)(\/|$)/.test(window.location.pathname)) navigate('/login', { replace: true });
     });
     const offServerError = onServerError(() => {
       void loadMessages().then((messages) => toast.error(messages.serverError, { id: 'server-error' }));
