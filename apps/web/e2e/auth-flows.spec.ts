@@ -35,6 +35,8 @@ test('register -> onboarding, with the welcome toast and the session cookie', as
 });
 
 test('demo login -> dashboard, then sign out', async ({ page }) => {
+  // The dashboard's first view with 90 days of the demo account's usage: the slowest page to open.
+  test.slow();
   await page.goto('/login');
   await waitForHydration(page);
   await page.getByRole('region', { name: 'Demo account' }).getByRole('button', { name: 'Use demo' }).click();

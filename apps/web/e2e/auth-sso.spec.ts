@@ -133,6 +133,8 @@ test.describe('signing in again to confirm a change (single sign-on accounts hav
     page,
     consoleErrors,
   }) => {
+    // Two single sign-on round trips and a settings save: on a loaded machine, past one test's usual time.
+    test.slow();
     await openSsoTab(page);
     await page.getByRole('button', { name: 'Continue with Demo OIDC' }).click();
     await expect(page.getByRole('heading', { name: 'Continue to Conductor?' })).toBeVisible();

@@ -2,6 +2,8 @@ import { horizontalOverflow, registerOnboardedUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 
 test('settings: profile save, e-mail and password changes with the current one checked, provider key', async ({ page, consoleErrors }) => {
+  // A dozen saves and removals, each answered by the server: on a loaded machine, past one test's usual time.
+  test.slow();
   const account = await registerOnboardedUser(page, 'Frances Allen');
   await page.goto('/dashboard/settings');
   await page.getByLabel('Name', { exact: true }).fill('Frances E. Allen');
