@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { DEMO_CREDENTIALS, MESSAGES } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import {
@@ -67,57 +68,55 @@ test('a signed-in user visiting /login or /register lands on /dashboard', async 
   }
 });
 
-test('a 401 in the middle of a session logs out with the spec toast', async ({ page, context, consoleErrors }) => {
-  await registerAccount(page.request, 'expired');
-  await page.goto('/onboarding');
-  await waitForHydration(page);
-  await expect(page).toHaveURL(/\/onboarding$/);
-  // The page's own session check has confirmed the sign-in (on a loaded machine it can land after
-  // the network went quiet): only a confirmed session is one that can end.
+/**
+ * The page's session ends on the server side (its cookie goes, as expiry or a sign-out elsewhere
+ * would), then the user comes back to the tab: its check finds the session gone and logs out with
+ * the spec toast. First the page's own session check has confirmed the sign-in (on a loaded
+ * machine it can land after the network went quiet): only a confirmed session is one that can end.
+ */
+async function endSessionAndReturnToTab(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => window.localStorage.getItem('conductor-auth'))).not.toBeNull();
-  // The session ends on the server side (as expiry or a sign-out elsewhere would).
-  await context.clearCookies();
+  await page.context().clearCookies();
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));
   await expectToast(page, MESSAGES.sessionExpired);
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
-  expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
-  allowFailedResources(consoleErrors, [401]);
-});
+}
 
-test('a 401 on a dashboard page logs out with the spec toast and lands on /login', async ({ page, context, consoleErrors }) => {
-  await signInAsDemo(page);
-  await page.goto('/dashboard/keys');
-  await waitForHydration(page);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('API Keys');
-  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('conductor-auth'))).not.toBeNull();
-  await context.clearCookies();
-  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-  await expectToast(page, MESSAGES.sessionExpired);
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
-  allowFailedResources(consoleErrors, [401]);
-});
+test.describe('a 401 in the middle of a session logs out with the spec toast', () => {
+  for (const [path, heading] of [
+    ['/onboarding', 'Welcome, Test'],
+    ['/dashboard/keys', 'API Keys'],
+  ] as const) {
+    test(`${path}, a page that needs a session, goes to /login`, async ({ page, consoleErrors }) => {
+      if (path === '/onboarding') await registerAccount(page.request, 'expired');
+      else await signInAsDemo(page);
+      await page.goto(path);
+      await waitForHydration(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await endSessionAndReturnToTab(page);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
+      expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
+      allowFailedResources(consoleErrors, [401]);
+    });
+  }
 
-test('a 401 on a public page logs out with the spec toast and leaves the page as it was', async ({ page, context, consoleErrors }) => {
-  const account = await registerAccount(page.request, 'expired-public');
-  await page.goto('/support');
-  await waitForHydration(page);
-  await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
-  await expect(page.getByText('No tickets yet')).toBeVisible();
-  await page.getByLabel('Subject').fill('Typed before the session ended');
-  await context.clearCookies();
-  // Back to the tab after the session ended: the check finds it gone.
-  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-  await expectToast(page, MESSAGES.sessionExpired);
-  // Signed out where the user was: the header offers sign-in (in the menu on a phone), the ticket form asks for a name and
-  // e-mail, and what was typed is still there.
-  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In', includeHidden: true })).toBeAttached();
-  await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
-  await expect(page.getByLabel('Subject')).toHaveValue('Typed before the session ended');
-  await expect(page).toHaveURL(/\/support$/);
-  expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
-  allowFailedResources(consoleErrors, [401]);
+  test('a public page stays as it was, signed out', async ({ page, consoleErrors }) => {
+    const account = await registerAccount(page.request, 'expired-public');
+    await page.goto('/support');
+    await waitForHydration(page);
+    await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
+    await expect(page.getByText('No tickets yet')).toBeVisible();
+    await page.getByLabel('Subject').fill('Typed before the session ended');
+    await endSessionAndReturnToTab(page);
+    // Signed out where the user was: the header offers sign-in (in the menu on a phone), the
+    // ticket form asks for a name and e-mail, and what was typed is still there.
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In', includeHidden: true })).toBeAttached();
+    await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Subject')).toHaveValue('Typed before the session ended');
+    await expect(page).toHaveURL(/\/support$/);
+    expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
+    allowFailedResources(consoleErrors, [401]);
+  });
 });
 
 test('forgot password -> e-mail in the outbox -> reset -> sign in with the new password', async ({ page, request }) => {
