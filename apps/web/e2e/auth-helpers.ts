@@ -36,7 +36,7 @@ async function readMailedLink(request: APIRequestContext, email: string, kind: s
         link = messages[0]?.text.match(/https?:\/\/\S+/)?.[0];
         return link;
       },
-      { timeout: 10_000 },
+      { timeout: 15_000 },
     )
     .toBeTruthy();
   return new URL(link ?? '');

@@ -68,7 +68,7 @@ test.describe('SSO/OIDC tab', () => {
     for (const line of MESSAGES.oidc.successLines) await expect(page.getByText(line)).toBeVisible();
     await expectToast(page, MESSAGES.oidc.demoSuccess);
     expect(await storedItems(page)).toEqual([null, null, null, null, null]);
-    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 10_000 });
+    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 15_000 });
     const session = await (await page.request.get('/api/v1/auth/session')).json();
     expect(session.user).toMatchObject({ authMethod: 'oidc', oidcProvider: 'demo', verified: true });
   });
@@ -139,7 +139,7 @@ test.describe('signing in again to confirm a change (single sign-on accounts hav
     await page.getByRole('button', { name: 'Continue with Demo OIDC' }).click();
     await expect(page.getByRole('heading', { name: 'Continue to Conductor?' })).toBeVisible();
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 10_000 });
+    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 15_000 });
     expect((await page.request.post('/api/v1/onboarding/complete', { data: { mode: 'hosted' } })).status()).toBe(200);
 
     await page.goto('/dashboard/settings');
@@ -172,7 +172,7 @@ test.describe('signing in again to confirm a change (single sign-on accounts hav
 
     // The issuer remembers this browser's consent: it answers at once, and the callback comes back here.
     await profile.getByRole('button', { name: 'Sign in again with Demo OIDC' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/settings#profile$/, { timeout: 10_000 });
+    await expect(page).toHaveURL(/\/dashboard\/settings#profile$/, { timeout: 15_000 });
     expect(await page.evaluate(() => window.sessionStorage.getItem('oidc_return_to'))).toBeNull();
 
     await email.fill(moved);
