@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { DEMO_CREDENTIALS, MESSAGES } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import {
@@ -81,6 +81,25 @@ async function endSessionAndReturnToTab(page: Page): Promise<void> {
   await expectToast(page, MESSAGES.sessionExpired);
 }
 
+/** Where the element sits in the window once the page has stopped scrolling (the same for 100 ms). */
+function settledTop(locator: Locator): Promise<number> {
+  return locator.evaluate(
+    (element) =>
+      new Promise<number>((resolve) => {
+        let last = Number.NaN;
+        const check = () => {
+          const top = element.getBoundingClientRect().top;
+          if (top === last) resolve(top);
+          else {
+            last = top;
+            setTimeout(check, 100);
+          }
+        };
+        check();
+      }),
+  );
+}
+
 test.describe('a 401 in the middle of a session logs out with the spec toast', () => {
   for (const [path, heading] of [
     ['/onboarding', 'Welcome, Test'],
@@ -106,13 +125,18 @@ test.describe('a 401 in the middle of a session logs out with the spec toast', (
     await waitForHydration(page);
     await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
     await expect(page.getByText('No tickets yet')).toBeVisible();
-    await page.getByLabel('Subject').fill('Typed before the session ended');
+    const subject = page.getByLabel('Subject');
+    await subject.fill('Typed before the session ended');
+    await subject.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    const topBefore = await settledTop(subject);
     await endSessionAndReturnToTab(page);
     // Signed out where the user was: the header offers sign-in (in the menu on a phone), the
     // ticket form asks for a name and e-mail, and what was typed is still there.
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In', includeHidden: true })).toBeAttached();
     await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
-    await expect(page.getByLabel('Subject')).toHaveValue('Typed before the session ended');
+    await expect(subject).toHaveValue('Typed before the session ended');
+    // The row added above it does not move the field being typed in.
+    expect(Math.abs((await settledTop(subject)) - topBefore)).toBeLessThanOrEqual(1);
     await expect(page).toHaveURL(/\/support$/);
     expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
     allowFailedResources(consoleErrors, [401]);

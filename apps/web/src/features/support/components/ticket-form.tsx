@@ -1,7 +1,7 @@
 import { SUPPORT } from '@conductor/shared';
 import type { SupportTicket, SupportTicketFields } from '@conductor/shared/schemas/support';
 import { CheckCircle2, Info } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input, inputClasses } from '~/components/ui/input';
@@ -44,7 +44,11 @@ function schemaFor(signedIn: { current: boolean }) {
 }
 
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
+
 type FieldName = keyof typeof EMPTY;
+
+/** Where the subject field sits in the window (null before the form is on the page). */
+const subjectTop = (form: HTMLElement | null): number | null => form?.querySelector('#ticket-subject')?.getBoundingClientRect().top ?? null;
 
 /**
  * The support ticket form: subject, priority, category, description and attachments, with
@@ -55,7 +59,20 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
   const { user, isAuthenticated } = useAuth();
   // The form outlives sign-in state changes: the schema reads the current state when it runs.
   const signedIn = useRef(isAuthenticated);
+  // A sign-out while the form is on screen adds the name and e-mail row above what was being typed:
+  // the page then scrolls by that row, so the fields in view stay where they were.
+  const container = useRef<HTMLDivElement>(null);
+  const signedOutFrom = useRef<number | null>(null);
+  if (signedIn.current && !isAuthenticated) signedOutFrom.current = subjectTop(container.current);
   signedIn.current = isAuthenticated;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of sign-in state, when the row comes or goes
+  useLayoutEffect(() => {
+    const before = signedOutFrom.current;
+    signedOutFrom.current = null;
+    const after = subjectTop(container.current);
+    if (before === null || after === null || before < 0 || before > window.innerHeight) return;
+    window.scrollBy({ top: after - before, behavior: 'instant' });
+  }, [isAuthenticated]);
   const [schema] = useState(() => schemaFor(signedIn));
   const form = useSchemaForm<typeof EMPTY, SupportTicketFields>({ schema, defaultValues: EMPTY });
   const [files, setFiles] = useState<File[]>([]);
@@ -65,7 +82,6 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
   const [created, setCreated] = useState<SupportTicket | null>(null);
   // After a session ended mid-ticket: the name field, shown by the sign-out, takes focus once rendered.
   const [focusName, setFocusName] = useState(false);
-  const container = useRef<HTMLDivElement>(null);
   const { errors, isSubmitting } = form;
 
   // A live chat request shows the form (after a created ticket, once it is back on screen) and fills it in.
