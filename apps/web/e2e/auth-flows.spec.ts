@@ -68,6 +68,9 @@ test('a signed-in user visiting /login or /register lands on /dashboard', async 
   }
 });
 
+/** The page's stored `{ user, isAuthenticated }` snapshot (null when signed out). */
+const storedAuth = (page: Page) => page.evaluate(() => window.localStorage.getItem('conductor-auth'));
+
 /**
  * The page's session ends on the server side (its cookie goes, as expiry or a sign-out elsewhere
  * would), then the user comes back to the tab: its check finds the session gone and logs out with
@@ -75,7 +78,7 @@ test('a signed-in user visiting /login or /register lands on /dashboard', async 
  * machine it can land after the network went quiet): only a confirmed session is one that can end.
  */
 async function endSessionAndReturnToTab(page: Page): Promise<void> {
-  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('conductor-auth'))).not.toBeNull();
+  await expect.poll(() => storedAuth(page)).not.toBeNull();
   await page.context().clearCookies();
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));
   await expectToast(page, MESSAGES.sessionExpired);
@@ -101,20 +104,19 @@ function settledTop(locator: Locator): Promise<number> {
 }
 
 test.describe('a 401 in the middle of a session logs out with the spec toast', () => {
-  for (const [path, heading] of [
-    ['/onboarding', 'Welcome, Test'],
-    ['/dashboard/keys', 'API Keys'],
-  ] as const) {
+  for (const { path, heading, signIn } of [
+    { path: '/onboarding', heading: 'Welcome, Test', signIn: (page: Page) => registerAccount(page.request, 'expired') },
+    { path: '/dashboard/keys', heading: 'API Keys', signIn: signInAsDemo },
+  ]) {
     test(`${path}, a page that needs a session, goes to /login`, async ({ page, consoleErrors }) => {
-      if (path === '/onboarding') await registerAccount(page.request, 'expired');
-      else await signInAsDemo(page);
+      await signIn(page);
       await page.goto(path);
       await waitForHydration(page);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await endSessionAndReturnToTab(page);
       await expect(page).toHaveURL(/\/login$/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
-      expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
+      expect(await storedAuth(page)).toBeNull();
       allowFailedResources(consoleErrors, [401]);
     });
   }
@@ -138,7 +140,7 @@ test.describe('a 401 in the middle of a session logs out with the spec toast', (
     // The row added above it does not move the field being typed in.
     expect(Math.abs((await settledTop(subject)) - topBefore)).toBeLessThanOrEqual(1);
     await expect(page).toHaveURL(/\/support$/);
-    expect(await page.evaluate(() => window.localStorage.getItem('conductor-auth'))).toBeNull();
+    expect(await storedAuth(page)).toBeNull();
     allowFailedResources(consoleErrors, [401]);
   });
 });

@@ -44,7 +44,6 @@ function schemaFor(signedIn: { current: boolean }) {
 }
 
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
-
 type FieldName = keyof typeof EMPTY;
 
 /** Where the subject field sits in the window (null before the form is on the page). */
