@@ -1,10 +1,13 @@
 /**
  * `npm start`: builds the web app when the build is missing or older than its sources,
- * then serves everything from one process (see apps/server/src/server.ts).
+ * then serves everything from this same process (see apps/server/src/server.ts), so a stop
+ * signal sent to it (Ctrl+C, `kill`, a supervisor's SIGTERM) reaches the server's own graceful
+ * shutdown instead of leaving a child behind holding the port.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const marker = path.join(root, 'apps/web/build/client/__spa-fallback.html');
@@ -27,5 +30,5 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawnSync(process.execPath, [path.join(root, 'apps/server/src/server.ts')], { cwd: root, stdio: 'inherit' });
-process.exit(server.status ?? 0);
+process.chdir(root);
+await import(pathToFileURL(path.join(root, 'apps/server/src/server.ts')).href);
