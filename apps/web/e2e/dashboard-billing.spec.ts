@@ -67,8 +67,13 @@ test('billing: upgrade with proration shown first, invoice download, cancel and 
     const box = await page.getByRole('alertdialog').getByRole('button', { name }).boundingBox();
     expect(box !== null && alertBox !== null && box.x >= alertBox.x && box.x + box.width <= alertBox.x + alertBox.width, name).toBe(true);
   }
+  const renewal = (await page.getByTestId('next-billing-date').textContent()) ?? '';
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel subscription' }).click();
   await expect(page.getByText(/^Cancels /)).toBeVisible();
+  // The plan's end is named once: the row gives the badge's last day, not the renewal date it replaced.
+  const lastDay = ((await page.getByText(/^Cancels /).textContent()) ?? '').replace(/^Cancels /, '');
+  await expect(page.getByTestId('next-billing-date')).toHaveText(lastDay);
+  expect(lastDay).not.toBe(renewal);
   await expect(page.getByTestId('estimated-bill')).toHaveText('$0.00');
   await page.getByRole('button', { name: 'Resume subscription' }).click();
   await expect(page.getByText(/^Cancels /)).toHaveCount(0);

@@ -10,7 +10,7 @@ import { insertApiKey } from '../modules/api-keys/api-keys.repository.ts';
 import { forgetRevokedKeys } from '../modules/api-keys/revocation.ts';
 import { retirePasswordResets } from '../modules/auth/accounts.repository.ts';
 import { SESSION_POLICY } from '../modules/auth/session.service.ts';
-import { calendarMonth } from '../modules/billing/billing-math.ts';
+import { billingDay, calendarMonth } from '../modules/billing/billing-math.ts';
 import { insertInvoice, saveSubscription } from '../modules/billing/billing.repository.ts';
 import { invoiceNumber } from '../modules/billing/billing.service.ts';
 import { generateDemoEvents } from '../modules/usage/demo-history.ts';
@@ -221,7 +221,6 @@ async function createDemoUser(db: Database, passwordHash: string, now: number): 
   let periodEnd = month.end;
   for (let index = 0; index < PAST_INVOICES; index += 1) {
     const period = calendarMonth(periodEnd - 1);
-    const label = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     await insertInvoice(db, {
       id: `inv_${randomUUID().replaceAll('-', '')}`,
       userId: user.id,
@@ -229,7 +228,7 @@ async function createDemoUser(db: Database, passwordHash: string, now: number): 
       periodStart: new Date(period.start),
       periodEnd: new Date(period.end),
       amountCents: priceCents,
-      lines: [{ description: `Pro plan (monthly), ${label(period.start)} to ${label(period.end - 1)}`, amountCents: priceCents }],
+      lines: [{ description: `Pro plan (monthly), ${billingDay(period.start)} to ${billingDay(period.end - 1)}`, amountCents: priceCents }],
       status: 'paid',
       createdAt: new Date(period.start),
     });

@@ -34,7 +34,10 @@ describe('billing arithmetic', () => {
     expect(fromFree).toMatchObject({ creditCents: 0, chargeCents: 1497, totalCents: 1497, newPeriod: month });
     const upgrade = prorate({ plan: 'pro', period: 'monthly', ...month }, 'enterprise', 'monthly', now);
     expect(upgrade).toMatchObject({ creditCents: 1497, chargeCents: 10271, totalCents: 8774 });
-    expect(upgrade.lines.map((line) => line.amountCents)).toEqual([10271, -1497]);
+    expect(upgrade.lines).toEqual([
+      { description: 'Enterprise plan (monthly), Mar 16, 2026 to Mar 31, 2026, prorated', amountCents: 10271 },
+      { description: 'Unused time on Pro plan (monthly)', amountCents: -1497 },
+    ]);
     const downgrade = prorate({ plan: 'enterprise', period: 'monthly', ...month }, 'free', 'monthly', now);
     expect(downgrade).toMatchObject({ creditCents: 10271, chargeCents: 0, totalCents: -10271 });
   });
@@ -44,10 +47,13 @@ describe('billing arithmetic', () => {
     const toYearly = prorate({ plan: 'pro', period: 'monthly', ...calendarMonth(now) }, 'pro', 'yearly', now);
     expect(toYearly.newPeriod).toEqual({ start: now, end: at('2027-03-16T00:00:00Z') });
     expect(toYearly).toMatchObject({ chargeCents: 29900, creditCents: 1497 });
+    // A year that starts now is charged in full: its line does not say "prorated".
+    expect(toYearly.lines[0]).toEqual({ description: 'Pro plan (yearly), Mar 16, 2026 to Mar 15, 2027', amountCents: 29900 });
     const year = { start: at('2026-01-01T00:00:00Z'), end: at('2027-01-01T00:00:00Z') };
     const within = prorate({ plan: 'pro', period: 'yearly', ...year }, 'enterprise', 'yearly', at('2026-07-02T12:00:00Z'));
     expect(within.newPeriod).toEqual(year);
     expect(within.creditCents).toBe(Math.round(29900 * 0.5));
     expect(within.chargeCents).toBe(Math.round(199900 * 0.5));
+    expect(within.lines[0]?.description).toBe('Enterprise plan (yearly), Jul 2, 2026 to Dec 31, 2026, prorated');
   });
 });

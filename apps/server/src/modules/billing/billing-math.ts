@@ -93,7 +93,12 @@ export interface Proration {
   lines: { description: string; amountCents: number }[];
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const DAY_FORMAT = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+/** A UTC day as invoices and the dashboard write it: `Nov 28, 2026`. */
+export const billingDay = (ms: number): string => DAY_FORMAT.format(ms);
+const MONTH_FORMAT = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** A UTC month as invoices write it: `November 2026`. */
+export const billingMonth = (ms: number): string => MONTH_FORMAT.format(ms);
 
 /**
  * An immediate plan change: credit for the unused part of the current paid period, charge
@@ -112,7 +117,8 @@ export function prorate(current: CurrentSubscription, toPlan: PlanId, toPeriod: 
   const lines: Proration['lines'] = [];
   if (chargeCents > 0) {
     lines.push({
-      description: `${planName(toPlan)} plan (${toPeriod}), ${day(Math.max(now, newPeriod.start))} to ${day(newPeriod.end - 1)}, prorated`,
+      // "prorated" only when it is a part of the price: a yearly plan that starts now is charged in full.
+      description: `${planName(toPlan)} plan (${toPeriod}), ${billingDay(Math.max(now, newPeriod.start))} to ${billingDay(newPeriod.end - 1)}${chargeCents < newPrice ? ', prorated' : ''}`,
       amountCents: chargeCents,
     });
   }

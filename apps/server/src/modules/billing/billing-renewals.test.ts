@@ -53,7 +53,7 @@ describe('billing: periods that end on their own, and overage that is always bil
     const later = await sessionFor(user.id);
     expect((await get('/api/v1/billing', later)).json()).toMatchObject({ plan: 'free', cancelAtPeriodEnd: false });
     const listed = (await get('/api/v1/billing/invoices', later)).json().invoices;
-    expect(listed[0].lines).toEqual([{ description: 'Overage: 300,000 tokens over quota in 2026-03', amountCents: 1500 }]);
+    expect(listed[0].lines).toEqual([{ description: 'Overage: 300,000 tokens over quota in March 2026', amountCents: 1500 }]);
     // Nothing more is due; a second sweep (another instance) changes nothing.
     expect(await sweep()).toBe(0);
     expect(await invoicesOf(user.id)).toHaveLength(before + 1);
@@ -91,7 +91,7 @@ describe('billing: periods that end on their own, and overage that is always bil
 
     const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'enterprise' })).json();
     expect(preview).toMatchObject({ chargeCents: 10271, creditCents: 1497, overageCents: 1000, totalCents: 9774 });
-    expect(preview.lines).toContainEqual({ description: 'Overage: 200,000 tokens over quota in 2026-03', amountCents: 1000 });
+    expect(preview.lines).toContainEqual({ description: 'Overage: 200,000 tokens over quota in March 2026', amountCents: 1000 });
     const up = (await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' })).json();
     expect(up.invoice).toMatchObject({ amountCents: 9774, lines: preview.lines });
 
@@ -104,8 +104,8 @@ describe('billing: periods that end on their own, and overage that is always bil
     await sweep();
     const renewal = (await invoicesOf(user.id)).at(-1);
     expect(renewal?.lines.map(({ description, amountCents }) => ({ description, amountCents }))).toEqual([
-      { description: 'Pro plan (monthly), 2026-04-01 to 2026-04-30', amountCents: 2900 },
-      { description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 },
+      { description: 'Pro plan (monthly), Apr 1, 2026 to Apr 30, 2026', amountCents: 2900 },
+      { description: 'Overage: 100,000 tokens over quota in March 2026', amountCents: 500 },
     ]);
   });
 
@@ -124,8 +124,8 @@ describe('billing: periods that end on their own, and overage that is always bil
     expect(overview.estimatedBillCents).toBe(overview.priceCents + 600);
     const { invoice } = (await post('/api/v1/billing/change-plan', later, { plan: 'free' })).json();
     expect(invoice.lines.filter((line: { description: string }) => line.description.startsWith('Overage'))).toEqual([
-      { description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 },
-      { description: 'Overage: 20,000 tokens over quota in 2026-04', amountCents: 100 },
+      { description: 'Overage: 100,000 tokens over quota in March 2026', amountCents: 500 },
+      { description: 'Overage: 20,000 tokens over quota in April 2026', amountCents: 100 },
     ]);
   });
 

@@ -14,6 +14,8 @@ import { AppError } from '../../lib/errors.ts';
 import { currentUsage, liveTokensPerMonth } from '../usage/usage.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import {
+  billingDay,
+  billingMonth,
   calendarMonth,
   isPaidPlan,
   monthsOf,
@@ -160,7 +162,7 @@ async function overageLines(
     const tokens = over - (await overageTokensBilled(db, userId, name));
     if (tokens <= 0) continue;
     lines.push({
-      description: `Overage: ${tokens.toLocaleString('en-US')} tokens over quota in ${name}`,
+      description: `Overage: ${tokens.toLocaleString('en-US')} tokens over quota in ${billingMonth(month.start)}`,
       amountCents: overageCostCents(tokens),
       overage: { month: name, tokens },
     });
@@ -195,7 +197,7 @@ async function invoiceRenewal(
 ): Promise<void> {
   const price = periodPriceCents(plan, period);
   const lines: InvoiceLine[] = [
-    { description: `${planName(plan)} plan (${period}), ${day(next.start)} to ${day(next.end - 1)}`, amountCents: price },
+    { description: `${planName(plan)} plan (${period}), ${billingDay(next.start)} to ${billingDay(next.end - 1)}`, amountCents: price },
     ...(await overageLines(db, userId, plan, closed, closed.end)),
   ];
   await issueInvoice(db, userId, next, lines, next.start);

@@ -124,8 +124,8 @@ describe('billing', () => {
       const renewal = invoices.find((item: { periodStart: string }) => item.periodStart === '2026-04-01T00:00:00.000Z');
       expect(renewal).toMatchObject({ amountCents: 3900, status: 'open' });
       expect(renewal.lines).toEqual([
-        { description: 'Pro plan (monthly), 2026-04-01 to 2026-04-30', amountCents: 2900 },
-        { description: 'Overage: 200,000 tokens over quota in 2026-03', amountCents: 1000 },
+        { description: 'Pro plan (monthly), Apr 1, 2026 to Apr 30, 2026', amountCents: 2900 },
+        { description: 'Overage: 200,000 tokens over quota in March 2026', amountCents: 1000 },
       ]);
       // Reading again does not invoice twice.
       expect((await get('/api/v1/billing/invoices', later)).json().invoices).toHaveLength(invoices.length);
@@ -149,7 +149,7 @@ describe('billing', () => {
       clock.set('2026-04-03T00:00:00.000Z');
       const { invoices } = (await get('/api/v1/billing/invoices', await sessionFor(user.id))).json();
       const renewal = invoices.find((item: { periodStart: string }) => item.periodStart === '2026-04-01T00:00:00.000Z');
-      expect(renewal.lines).toContainEqual({ description: 'Overage: 100,000 tokens over quota in 2026-03', amountCents: 500 });
+      expect(renewal.lines).toContainEqual({ description: 'Overage: 100,000 tokens over quota in March 2026', amountCents: 500 });
       expect(renewal.amountCents).toBe(3400);
     } finally {
       clock.set('2026-03-16T00:00:00.000Z');

@@ -65,7 +65,8 @@ export default function BillingPage() {
               <Row label="Billing period" value={`${formatUtcDate(data.currentPeriodStart)} – ${formatLastDay(data.currentPeriodEnd)}`} />
               <Row
                 label={data.cancelAtPeriodEnd ? 'Plan ends' : 'Next billing date'}
-                value={formatUtcDate(data.nextBillingDate)}
+                // A plan that ends is named by its last day, as the badge above names it; a renewal by the day it bills.
+                value={data.cancelAtPeriodEnd ? formatLastDay(data.currentPeriodEnd) : formatUtcDate(data.nextBillingDate)}
                 testId="next-billing-date"
               />
             </dl>
