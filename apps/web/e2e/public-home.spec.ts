@@ -13,6 +13,9 @@ test.describe('home page', () => {
       await expect(main.getByRole('button', { name: 'Watch Demo' })).toBeVisible();
       for (const note of HOME_NOTES) await expect(main.getByText(note, { exact: true })).toBeVisible();
 
+      // The hero's code sample points at the same base URL as the docs' examples.
+      await expect(main.locator('pre').first()).toContainText("baseURL: 'https://conductor.dev/v1'");
+
       const stats = page.getByRole('region', { name: 'Conductor in numbers' });
       for (const [value, label] of [
         ['10M+', 'API calls'],
@@ -119,12 +122,12 @@ test.describe('footer subscribe', () => {
     const request = page.waitForRequest((candidate) => candidate.url().endsWith('/v1/waitlist'));
     await form.getByRole('button', { name: 'Subscribe' }).click();
     expect((await request).postDataJSON()).toEqual({ email, source: 'footer' });
-    await expect(form.getByRole('status')).toHaveText(MESSAGES.waitlist.success);
+    await expect(form.getByRole('status')).toHaveText(MESSAGES.subscribe.success);
     await expect(input).toHaveValue('');
 
     await input.fill(email);
     await form.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(form.getByRole('status')).toHaveText(MESSAGES.waitlist.duplicate);
+    await expect(form.getByRole('status')).toHaveText(MESSAGES.subscribe.duplicate);
     allowFailedResources(consoleErrors, [409]);
   });
 

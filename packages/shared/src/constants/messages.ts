@@ -8,6 +8,11 @@ export const MESSAGES = {
     otherFailure: (email: string) => `Something went wrong. Please try again or contact us at ${email}`,
     success: "You're on the list! We'll email you when Conductor launches.",
   },
+  /** The footer's 'Stay updated' box (the spec leaves its submit behaviour open): news, not a launch. */
+  subscribe: {
+    duplicate: 'This email is already subscribed to our updates.',
+    success: "You're subscribed. Product news arrives about once a month.",
+  },
   login: {
     emailRequired: 'Email is required',
     emailInvalid: 'Invalid email address',

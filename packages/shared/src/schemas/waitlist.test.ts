@@ -31,6 +31,8 @@ describe('waitlist request', () => {
 
   it('maps each failure to the spec’s exact message', () => {
     expect(waitlistFailureMessage(409, 'help@x.dev')).toBe('This email is already on our waitlist!');
+    expect(waitlistFailureMessage(409, 'help@x.dev', 'footer')).toBe('This email is already subscribed to our updates.');
+    expect(waitlistFailureMessage(500, 'help@x.dev', 'footer')).toBe('Something went wrong. Please try again or contact us at help@x.dev');
     expect(waitlistFailureMessage(400, 'help@x.dev')).toBe('Please enter a valid email address');
     expect(waitlistFailureMessage(500, 'help@x.dev')).toBe('Something went wrong. Please try again or contact us at help@x.dev');
     expect(waitlistFailureMessage(0, 'help@x.dev')).toBe('Something went wrong. Please try again or contact us at help@x.dev');

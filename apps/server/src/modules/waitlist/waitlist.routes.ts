@@ -27,9 +27,11 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const result = await joinWaitlist(app.context.database.db, request.body, app.context.clock.now());
-      if (result === 'already_listed') throw new AppError('conflict', MESSAGES.waitlist.duplicate);
+      // The footer's box promises news, not a launch: its answers say so.
+      const messages = request.body.source === 'footer' ? MESSAGES.subscribe : MESSAGES.waitlist;
+      if (result === 'already_listed') throw new AppError('conflict', messages.duplicate);
       reply.header('cache-control', 'no-store');
-      return reply.status(201).send({ message: MESSAGES.waitlist.success });
+      return reply.status(201).send({ message: messages.success });
     },
   );
 };

@@ -36,6 +36,15 @@ describe('POST /v1/waitlist', () => {
     expect(await countEntries(harness.app.context.database.db, 'ada.lovelace@example.com')).toBe(1);
   });
 
+  it("answers the footer's box as a subscription to news, not a place on a launch waitlist", async () => {
+    const first = await post({ email: 'news@example.com', source: 'footer' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toEqual({ message: MESSAGES.subscribe.success });
+    const again = await post({ email: 'NEWS@example.com', source: 'footer' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({ message: MESSAGES.subscribe.duplicate, type: 'invalid_request_error' });
+  });
+
   it('answers 409 for the same address in another case or Unicode form', async () => {
     await post({ email: 'grace@example.com', source: 'footer' });
     for (const variant of ['GRACE@EXAMPLE.COM', ' Grace@Example.Com', 'ｇｒａｃｅ@ｅｘａｍｐｌｅ.ｃｏｍ']) {

@@ -30,7 +30,7 @@ export function SubscribeForm() {
       setEmail('');
     } catch (error) {
       const { waitlistFailureMessage } = await import('@conductor/shared/constants/waitlist');
-      setState({ kind: 'error', message: waitlistFailureMessage(error instanceof ApiError ? error.status : 0, SUPPORT.email) });
+      setState({ kind: 'error', message: waitlistFailureMessage(error instanceof ApiError ? error.status : 0, SUPPORT.email, 'footer') });
     } finally {
       busy.current = false;
     }
