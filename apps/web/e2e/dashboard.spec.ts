@@ -17,6 +17,10 @@ test.describe('dashboard', () => {
     await expect(page.getByTestId('range-summary')).toHaveText('0 requests · 0 tokens');
     await expect(page.getByText('No requests yet. Make your first one.')).toBeVisible();
     await expect(page.getByTestId('first-request-snippet')).toContainText('/v1/chat/completions');
+    // The copy button sits above the code, never over a line of it (the lines scroll in a narrow card).
+    const snippetBox = await page.getByTestId('first-request-snippet').boundingBox();
+    const copyBox = await page.getByRole('button', { name: 'Copy snippet' }).boundingBox();
+    expect(snippetBox && copyBox && copyBox.y + copyBox.height <= snippetBox.y).toBe(true);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 
     await page.goto('/dashboard/usage');

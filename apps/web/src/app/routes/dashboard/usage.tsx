@@ -91,7 +91,7 @@ export default function UsagePage() {
               icon={CheckCircle2}
               loading={!summary}
               value={summary && (summary.successRate === null ? '—' : formatPercent(summary.successRate))}
-              hint={summary && `${formatNumber(summary.errors)} errors`}
+              hint={summary && `${formatNumber(summary.errors)} ${summary.errors === 1 ? 'error' : 'errors'}`}
             />
             <StatCard
               label="Estimated cost"

@@ -52,14 +52,15 @@ export function FirstRequest() {
           {create.isPending ? 'Creating...' : 'Create a test key'}
         </Button>
       )}
-      <div className="relative">
-        <pre
-          className="overflow-x-auto rounded-md bg-muted p-4 pr-12 font-mono text-xs leading-relaxed"
-          data-testid="first-request-snippet"
-        >
+      {/* The copy button sits in a bar above the code, not over it: in a narrow card the lines scroll under a corner button. */}
+      <div className="min-w-0 rounded-md bg-muted">
+        <div className="flex items-center justify-between gap-2 border-b border-border py-1 pr-1 pl-4">
+          <span className="font-mono text-xs text-muted-foreground">curl</span>
+          <CopyButton value={code} label="Copy snippet" variant="ghost" />
+        </div>
+        <pre className="overflow-x-auto p-4 font-mono text-xs leading-relaxed" data-testid="first-request-snippet">
           {code}
         </pre>
-        <CopyButton value={code} label="Copy snippet" variant="ghost" className="absolute top-2 right-2" />
       </div>
     </div>
   );

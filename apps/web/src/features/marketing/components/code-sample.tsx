@@ -16,7 +16,7 @@ export function CodeSample() {
           <span className="text-success">'openai'</span>;{'\n\n'}
           <span className="text-accent-foreground">const</span> client = <span className="text-accent-foreground">new</span> OpenAI({'{'}
           {'\n'}
-          {'  '}baseURL: <span className="text-success">'https://api.conductor.dev/v1'</span>,{'\n'}
+          {'  '}baseURL: <span className="text-success">'https://conductor.dev/v1'</span>,{'\n'}
           {'  '}apiKey: process.env.CONDUCTOR_API_KEY,{'\n'}
           {'}'});{'\n\n'}
           <span className="text-accent-foreground">const</span> reply = <span className="text-accent-foreground">await</span>{' '}
