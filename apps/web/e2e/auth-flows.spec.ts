@@ -68,6 +68,23 @@ test('a signed-in user visiting /login or /register lands on /dashboard', async 
   }
 });
 
+test('a dashboard page opened signed out is where the sign-in returns; a next page outside the dashboard is ignored', async ({ page }) => {
+  await page.goto('/dashboard/billing?from=email');
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%2Fbilling%3Ffrom%3Demail$/);
+  await waitForHydration(page);
+  await page.getByRole('region', { name: 'Demo account' }).getByRole('button', { name: 'Use demo' }).click();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expectToast(page, MESSAGES.login.success);
+  await expect(page).toHaveURL(/\/dashboard\/billing\?from=email$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Billing');
+
+  // Already signed in: /login with a next page goes there at once; one elsewhere goes to /dashboard.
+  await page.goto('/login?next=%2Fdashboard%2Fkeys');
+  await expect(page).toHaveURL(/\/dashboard\/keys$/);
+  await page.goto('/login?next=https%3A%2F%2Fevil.example%2Fdashboard');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
 /** The page's stored `{ user, isAuthenticated }` snapshot (null when signed out). */
 const storedAuth = (page: Page) => page.evaluate(() => window.localStorage.getItem('conductor-auth'));
 

@@ -15,8 +15,8 @@ import { pageMeta } from '~/lib/seo';
 export const meta = () => pageMeta('Dashboard', 'Your Conductor usage, API keys, billing and settings.', '/dashboard');
 
 /** Every dashboard route needs a session and completed onboarding. */
-export async function clientLoader() {
-  return { user: await requireOnboardedUser() };
+export async function clientLoader({ request }: { request: Request }) {
+  return { user: await requireOnboardedUser(request) };
 }
 
 export default function DashboardLayout() {

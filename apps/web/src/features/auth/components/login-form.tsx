@@ -9,6 +9,7 @@ import { usePublicQuery } from '~/lib/public-query';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { login } from '../api/login';
+import { signInDestination } from '../lib/next-path';
 import { providersQueryOptions } from '../api/sso';
 import { CheckboxField } from './checkbox-field';
 import { DemoCredentials } from './demo-credentials';
@@ -41,8 +42,9 @@ export function LoginForm() {
       const { user } = await login(values);
       authStore.signedIn(user);
       toast.success(MESSAGES.login.success);
-      // The dashboard sends a user who has not finished onboarding there first.
-      navigate('/dashboard');
+      // Back to the dashboard page that sent the visitor here, else the overview; the dashboard
+      // sends a user who has not finished onboarding there first.
+      navigate(signInDestination(window.location.search));
     } catch (error) {
       // Ready for another try: the password is what most often needs retyping.
       form.setFocus('password');
