@@ -202,14 +202,33 @@ test('forgot password -> e-mail in the outbox -> reset -> sign in with the new p
   await expect(page).toHaveURL(/\/onboarding$/);
 });
 
-test('a used reset link says so and offers a new one', async ({ page, request, consoleErrors }) => {
+test('a used reset link says so as soon as it opens, before a password is typed, and offers a new one', async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
   const account = await registerAccount(request, 'used-link');
   await request.post('/api/v1/auth/forgot-password', { data: { email: account.email } });
   const link = await readResetLink(request, account.email);
   const token = link.searchParams.get('token') ?? '';
   expect((await request.post('/api/v1/auth/reset-password', { data: { token, password: 'First-Reset-Lantern-1' } })).status()).toBe(200);
   await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole('alert')).toHaveText(AUTH_COPY.resetInvalid);
+  await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/forgot-password');
+  allowFailedResources(consoleErrors, [400]);
+});
+
+test('a reset link used elsewhere while its page is open says so on submit', async ({ page, request, consoleErrors }) => {
+  const account = await registerAccount(request, 'used-meanwhile');
+  await request.post('/api/v1/auth/forgot-password', { data: { email: account.email } });
+  const link = await readResetLink(request, account.email);
+  const token = link.searchParams.get('token') ?? '';
+  const checked = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/reset-password/check'));
+  await page.goto(`${link.pathname}${link.search}`);
+  expect((await checked).status()).toBe(200);
   await waitForHydration(page);
+  expect((await request.post('/api/v1/auth/reset-password', { data: { token, password: 'First-Reset-Lantern-1' } })).status()).toBe(200);
   await page.getByLabel('New password', { exact: true }).fill('Second-Reset-Lantern-2');
   await page.getByLabel('Confirm new password').fill('Second-Reset-Lantern-2');
   await page.getByRole('button', { name: 'Reset password' }).click();

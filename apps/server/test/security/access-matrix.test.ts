@@ -59,6 +59,7 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/auth/logout': { expect: [200] },
   'POST /api/v1/auth/forgot-password': { body: () => ({ email: 'owner-a@example.com' }), expect: [200] },
   'POST /api/v1/auth/reset-password': { body: () => ({ token: 'x'.repeat(43), password: PASSWORD_B }), expect: [400] },
+  'POST /api/v1/auth/reset-password/check': { body: () => ({ token: 'x'.repeat(43) }), expect: [400] },
   'POST /api/v1/auth/verify-email': { body: () => ({ token: `${'0'.repeat(36)}.9999999999.${'A'.repeat(43)}` }), expect: [400] },
   'POST /api/v1/auth/verification-email': { expect: [200] },
   'GET /api/v1/auth/providers': { expect: [200] },

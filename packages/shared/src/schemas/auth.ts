@@ -112,6 +112,12 @@ export const ResetToken = z
 export const ResetPasswordRequest = z.object({ token: ResetToken, password: NewPassword });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
 
+/** Whether a reset link can still be used, asked when its page opens (before a password is typed). */
+export const ResetLinkCheckRequest = z.object({ token: ResetToken });
+export type ResetLinkCheckRequest = z.infer<typeof ResetLinkCheckRequest>;
+export const ResetLinkCheckResponse = z.object({ usable: z.literal(true) });
+export type ResetLinkCheckResponse = z.infer<typeof ResetLinkCheckResponse>;
+
 /** An e-mail confirmation token: `<user id>.<expiry, Unix seconds>.<HMAC, base64url>`. */
 export const VerifyEmailRequest = z.object({
   token: z

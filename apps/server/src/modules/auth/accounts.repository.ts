@@ -33,6 +33,16 @@ export async function consumePasswordReset(db: Database, tokenHash: string, now:
   return row?.userId;
 }
 
+/** Whether a reset link is still usable (unused, unexpired), without using it. */
+export async function isPasswordResetUsable(db: Database, tokenHash: string, now: number): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: passwordResets.userId })
+    .from(passwordResets)
+    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date(now))))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Every other outstanding link of the user stops working once the password has changed. */
 export async function retirePasswordResets(db: Database, userId: string, now: number): Promise<void> {
   await db

@@ -5,6 +5,8 @@ import {
   LoginRequest,
   MESSAGES,
   RegisterRequest,
+  ResetLinkCheckRequest,
+  ResetLinkCheckResponse,
   ResetPasswordRequest,
   SessionResponse,
   VerifyEmailRequest,
@@ -23,7 +25,7 @@ import { devOutboxRoutes } from './dev-outbox.routes.ts';
 import { mailVerificationLater, verifyEmail } from './email-verification.ts';
 import { consumeOrWait, createLimiter } from './limiter.ts';
 import { createLoginThrottle } from './login-throttle.ts';
-import { resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
+import { checkPasswordResetLink, resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
 import { publicOrigin } from './public-origin.ts';
 import { endSession } from './end-session.ts';
 import { createSession } from './session.service.ts';
@@ -136,6 +138,24 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       return { message: AUTH_COPY.forgotPasswordSent };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/reset-password/check',
+    {
+      schema: {
+        tags,
+        summary: 'Whether a password reset link can still be used (it is not used up by asking)',
+        body: ResetLinkCheckRequest,
+        response: { 200: ResetLinkCheckResponse },
+      },
+    },
+    async (request) => {
+      // Counted with the links' uses: asking cannot be used to try more tokens than using them.
+      await limitByIp(linkUsesPerIp, request);
+      await checkPasswordResetLink(db, request.body.token, clock.now());
+      return { usable: true as const };
     },
   );
 

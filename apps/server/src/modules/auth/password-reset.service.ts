@@ -10,7 +10,13 @@ import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
 import { stopRenewalOnReclaim } from '../billing/billing.service.ts';
 import { deleteAllProviderKeys } from '../provider-keys/provider-keys.repository.ts';
 import { findUserByEmail, findUserById, type UserRow, updateUser } from '../users/users.repository.ts';
-import { consumePasswordReset, insertPasswordReset, retirePasswordResets, setPasswordHash } from './accounts.repository.ts';
+import {
+  consumePasswordReset,
+  insertPasswordReset,
+  isPasswordResetUsable,
+  retirePasswordResets,
+  setPasswordHash,
+} from './accounts.repository.ts';
 import { assertPasswordAcceptable } from './auth.service.ts';
 import { revokeUserSessions } from './session.service.ts';
 
@@ -99,4 +105,10 @@ export async function resetPassword(
     return false;
   });
   return { reclaimed: true, planStopped, user };
+}
+
+/** The reset page's first question: a used, expired or unknown link is refused as `resetPassword` would refuse it. */
+export async function checkPasswordResetLink(db: Database, token: string, now: number): Promise<void> {
+  if (!(await isPasswordResetUsable(db, sha256(token), now)))
+    throw new AppError('bad_request', AUTH_COPY.resetInvalid, { fields: { token: AUTH_COPY.resetInvalid } });
 }

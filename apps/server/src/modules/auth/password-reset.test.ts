@@ -104,6 +104,41 @@ describe('forgot and reset password', () => {
     expect(again.json().error.message).toBe(AUTH_COPY.resetInvalid);
   });
 
+  it('tells whether a link can still be used without using it up, and refuses used, expired, unknown and malformed ones', async () => {
+    const { email } = await account();
+    await post('/api/v1/auth/forgot-password', { email });
+    const token = (await resetLink(email)).searchParams.get('token') ?? '';
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const check = await post('/api/v1/auth/reset-password/check', { token });
+      expect(check.statusCode).toBe(200);
+      expect(check.json()).toEqual({ usable: true });
+    }
+    expect((await post('/api/v1/auth/reset-password', { token, password: NEW_PASSWORD })).statusCode).toBe(200);
+    const used = await post('/api/v1/auth/reset-password/check', { token });
+    expect(used.statusCode).toBe(400);
+    expect(used.json().error).toMatchObject({ message: AUTH_COPY.resetInvalid, fields: { token: AUTH_COPY.resetInvalid } });
+
+    await post('/api/v1/auth/forgot-password', { email });
+    let fresh = token;
+    // The second mail goes out after the answer: the newest link once it is there.
+    for (let attempt = 0; attempt < 100 && fresh === token; attempt += 1) {
+      fresh = (await resetLink(email)).searchParams.get('token') ?? '';
+      if (fresh === token) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(fresh).not.toBe(token);
+    await harness.app.context.database.db
+      .update(passwordResets)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResets.tokenHash, sha256(fresh)));
+    expect((await post('/api/v1/auth/reset-password/check', { token: fresh })).statusCode).toBe(400);
+
+    for (const payload of [{ token: 'A'.repeat(43) }, { token: 'short' }, { token: 'not a token at all!' }, { token: 7 }, {}]) {
+      const response = await post('/api/v1/auth/reset-password/check', payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().error.message, JSON.stringify(payload)).toBeTruthy();
+    }
+  });
+
   it('refuses an expired link', async () => {
     const { email } = await account();
     await post('/api/v1/auth/forgot-password', { email });

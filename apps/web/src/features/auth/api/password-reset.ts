@@ -5,6 +5,11 @@ export function requestPasswordReset(email: string): Promise<AuthMessageResponse
   return api.post<AuthMessageResponse>('/auth/forgot-password', { email }, { skipAuthHandling: true });
 }
 
+/** Resolves when the link can still be used; rejects with the API's 400 when it cannot. */
+export function checkResetLink(token: string): Promise<unknown> {
+  return api.post('/auth/reset-password/check', { token }, { skipAuthHandling: true });
+}
+
 export function resetPassword(token: string, password: string): Promise<AuthMessageResponse> {
   return api.post<AuthMessageResponse>('/auth/reset-password', { token, password }, { skipAuthHandling: true });
 }

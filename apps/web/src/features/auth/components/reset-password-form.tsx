@@ -1,13 +1,13 @@
 import type { ResetPasswordFormValues } from '@conductor/shared/schemas/auth';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
-import { resetPassword } from '../api/password-reset';
+import { checkResetLink, resetPassword } from '../api/password-reset';
 import { showServerFieldErrors } from './form-error';
 import { PasswordInput } from './password-input';
 
@@ -33,6 +33,19 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   const [linkProblem, setLinkProblem] = useState<string | null>(token ? null : AUTH_COPY.resetMissingToken);
   const form = useSchemaForm<typeof DEFAULT_VALUES, ResetPasswordFormValues>({ schema: loadSchema, defaultValues: DEFAULT_VALUES });
   const { errors, isSubmitting } = form;
+
+  // A link already used or expired says so when the page opens, not after a new password is typed
+  // twice. Any other failure (network, throttling) leaves the form: submitting gives the answer.
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    checkResetLink(token).catch((error: unknown) => {
+      if (current && error instanceof ApiError && error.status === 400) setLinkProblem(AUTH_COPY.resetInvalid);
+    });
+    return () => {
+      current = false;
+    };
+  }, [token]);
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     if (!token) return;
