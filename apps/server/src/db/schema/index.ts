@@ -255,13 +255,19 @@ export const invoices = pgTable(
   (table) => [uniqueIndex('invoices_number_idx').on(table.number), index('invoices_user_idx').on(table.userId)],
 );
 
-export const waitlistEntries = pgTable('waitlist_entries', {
-  id: serial('id').primaryKey(),
-  /** Normalised (trimmed, lower-cased): unique case-insensitively. */
-  email: text('email').notNull().unique(),
-  source: text('source').notNull(),
-  createdAt: createdAt(),
-});
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: serial('id').primaryKey(),
+    /** Normalised (trimmed, lower-cased): unique case-insensitively within its list. */
+    email: text('email').notNull(),
+    /** The list: the coming-soon page's launch waitlist, or the footer's product news. */
+    source: text('source').notNull(),
+    createdAt: createdAt(),
+  },
+  // One address per list: joining the launch waitlist does not subscribe to the news, nor the reverse.
+  (table) => [uniqueIndex('waitlist_entries_email_source_idx').on(table.email, table.source)],
+);
 
 export const supportTickets = pgTable(
   'support_tickets',

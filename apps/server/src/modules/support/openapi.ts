@@ -29,7 +29,7 @@ const TAGS = [
   },
   { name: 'Status', description: 'Service health, status history and this API description. No API key needed.' },
   { name: 'Billing', description: 'Public plan and price information. No API key needed.' },
-  { name: 'Waitlist', description: 'Launch waitlist sign-ups. No API key needed.' },
+  { name: 'Waitlist', description: 'Launch waitlist sign-ups and product-news subscriptions. No API key needed.' },
 ];
 
 /**

@@ -10,14 +10,14 @@ export interface NewWaitlistEntry {
 }
 
 /**
- * Inserts unless the address is already there. The unique index decides, so concurrent
+ * Inserts unless the address is already on that list. The unique index decides, so concurrent
  * identical submissions yield exactly one row whatever the timing.
  */
 export async function insertIfAbsent(db: Database, entry: NewWaitlistEntry): Promise<boolean> {
   const inserted = await db
     .insert(waitlistEntries)
     .values(entry)
-    .onConflictDoNothing({ target: waitlistEntries.email })
+    .onConflictDoNothing({ target: [waitlistEntries.email, waitlistEntries.source] })
     .returning({ id: waitlistEntries.id });
   return inserted.length === 1;
 }

@@ -18,9 +18,9 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: limit,
       schema: {
         tags: ['Waitlist'],
-        summary: 'Join the waitlist',
+        summary: 'Join the launch waitlist, or subscribe to product news',
         description:
-          'Stores an e-mail address (case-insensitively unique) with the form it came from. 201 on success, 409 if the address is already listed, 400 for an invalid address, 429 when an IP sends too many sign-ups.',
+          "Stores an e-mail address on one of two lists, named by `source`: `coming_soon_page` (the launch waitlist) or `footer` (the 'Stay updated' product news). An address is case-insensitively unique within its list. 201 on success, 409 if the address is already on that list (each list answers with its own messages), 400 for an invalid address, 429 when an IP sends too many sign-ups.",
         body: WaitlistRequest,
         response: { 201: WaitlistResponse },
       },

@@ -45,8 +45,19 @@ describe('POST /v1/waitlist', () => {
     expect(again.json().error).toMatchObject({ message: MESSAGES.subscribe.duplicate, type: 'invalid_request_error' });
   });
 
+  it('keeps the two lists apart: the launch waitlist and the news each take an address once', async () => {
+    expect((await post({ email: 'both@example.com', source: 'coming_soon_page' })).statusCode).toBe(201);
+    const news = await post({ email: 'Both@Example.com', source: 'footer' });
+    expect(news.statusCode).toBe(201);
+    expect(news.json()).toEqual({ message: MESSAGES.subscribe.success });
+    const waitlistAgain = await post({ email: 'both@example.com', source: 'coming_soon_page' });
+    expect(waitlistAgain.statusCode).toBe(409);
+    expect(waitlistAgain.json().error.message).toBe(MESSAGES.waitlist.duplicate);
+    expect(await countEntries(harness.app.context.database.db, 'both@example.com')).toBe(2);
+  });
+
   it('answers 409 for the same address in another case or Unicode form', async () => {
-    await post({ email: 'grace@example.com', source: 'footer' });
+    await post({ email: 'grace@example.com', source: 'coming_soon_page' });
     for (const variant of ['GRACE@EXAMPLE.COM', ' Grace@Example.Com', 'ｇｒａｃｅ@ｅｘａｍｐｌｅ.ｃｏｍ']) {
       const response = await post({ email: variant, source: 'coming_soon_page' });
       expect(response.statusCode, variant).toBe(409);

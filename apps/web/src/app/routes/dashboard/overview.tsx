@@ -114,7 +114,8 @@ export default function Overview() {
           ) : metrics.data ? (
             <>
               <p className="mb-2 text-sm text-muted-foreground" data-testid="range-summary">
-                {formatNumber(metrics.data.summary.requests)} requests · {formatNumber(metrics.data.summary.totalTokens)} tokens
+                {formatNumber(metrics.data.summary.requests)} {metrics.data.summary.requests === 1 ? 'request' : 'requests'} ·{' '}
+                {formatNumber(metrics.data.summary.totalTokens)} {metrics.data.summary.totalTokens === 1 ? 'token' : 'tokens'}
               </p>
               <LazyUsageChart series={metrics.data.series} granularity={metrics.data.granularity} kind="requests-tokens" height={280} />
             </>

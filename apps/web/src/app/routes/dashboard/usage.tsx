@@ -77,7 +77,7 @@ export default function UsagePage() {
               icon={BarChart3}
               loading={!summary}
               value={summary && formatNumber(summary.requests)}
-              hint={summary && `${formatNumber(summary.totalTokens)} tokens`}
+              hint={summary && `${formatNumber(summary.totalTokens)} ${summary.totalTokens === 1 ? 'token' : 'tokens'}`}
             />
             <StatCard
               label="Average response time"

@@ -7,7 +7,8 @@ export function requestPasswordReset(email: string): Promise<AuthMessageResponse
 
 /** Resolves when the link can still be used; rejects with the API's 400 when it cannot. */
 export function checkResetLink(token: string): Promise<unknown> {
-  return api.post('/auth/reset-password/check', { token }, { skipAuthHandling: true });
+  // In the background: the form stays usable whatever this answers, so a server error is not announced twice.
+  return api.post('/auth/reset-password/check', { token }, { skipAuthHandling: true, background: true });
 }
 
 export function resetPassword(token: string, password: string): Promise<AuthMessageResponse> {

@@ -29,7 +29,12 @@ function ProrationSummary({ preview }: { preview: ProrationPreview }) {
         {preview.lines.length === 0 && <li className="text-muted-foreground">Nothing to charge or credit.</li>}
       </ul>
       <div className="flex justify-between gap-4 border-t border-border pt-3 font-semibold">
-        <span>{preview.totalCents >= 0 ? 'Due now (prorated)' : 'Credit (prorated)'}</span>
+        <span>
+          {preview.totalCents >= 0 ? 'Due now' : 'Credit'}
+          {/* A full year that starts now is charged in full: "prorated" only when a line is. */}
+          {preview.lines.some((line) => line.description.startsWith('Unused time') || line.description.endsWith(', prorated')) &&
+            ' (prorated)'}
+        </span>
         <span className="tabular-nums">{formatCents(Math.abs(preview.totalCents))}</span>
       </div>
       <p className="text-xs text-muted-foreground">

@@ -1,0 +1,2 @@
+ALTER TABLE "waitlist_entries" DROP CONSTRAINT "waitlist_entries_email_unique";--> statement-breakpoint
+CREATE UNIQUE INDEX "waitlist_entries_email_source_idx" ON "waitlist_entries" USING btree ("email","source");
