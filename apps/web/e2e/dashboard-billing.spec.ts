@@ -94,6 +94,13 @@ test('billing: the amount shown is the amount charged; when it has moved, the di
   await page.getByRole('button', { name: 'Change plan' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/^Pro/).check();
+  // A whole year from Free is its whole price: neither the line nor the total says "prorated".
+  await dialog.getByRole('radio', { name: /yearly/i }).click();
+  await dialog.getByRole('button', { name: 'Review change' }).click();
+  await expect(dialog.getByTestId('proration-preview')).toContainText(/Due now\s*\$299\.00/);
+  await expect(dialog.getByTestId('proration-preview')).not.toContainText('prorated');
+  await dialog.getByRole('radio', { name: /monthly/i }).click();
+  await expect(dialog.getByTestId('proration-preview')).toHaveCount(0);
   const previewed = page.waitForResponse((response) => response.url().endsWith('/api/v1/billing/preview'));
   await dialog.getByRole('button', { name: 'Review change' }).click();
   const shown = (await (await previewed).json()).totalCents as number;

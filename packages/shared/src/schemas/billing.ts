@@ -84,6 +84,8 @@ export const ProrationPreview = z.object({
   overageCents: Count,
   /** charge + overage − credit: positive is due now, negative is credited. */
   totalCents: Cents,
+  /** Whether any part is prorated (a credit for unused time, or a charge for part of a period), not billed whole. */
+  prorated: z.boolean(),
   periodStart: z.string(),
   periodEnd: z.string(),
   lines: z.array(InvoiceLine),

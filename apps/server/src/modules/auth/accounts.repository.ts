@@ -23,23 +23,24 @@ export async function insertPasswordReset(
   await db.insert(passwordResets).values(reset);
 }
 
+/** The reset row behind a link that can still be used: this token's, unused and unexpired at `now`. */
+function usableReset(tokenHash: string, now: number) {
+  return and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date(now)));
+}
+
 /** Marks the reset used, once: the user id when the token was unused and unexpired, else undefined. */
 export async function consumePasswordReset(db: Database, tokenHash: string, now: number): Promise<string | undefined> {
   const [row] = await db
     .update(passwordResets)
     .set({ usedAt: new Date(now) })
-    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date(now))))
+    .where(usableReset(tokenHash, now))
     .returning({ userId: passwordResets.userId });
   return row?.userId;
 }
 
 /** Whether a reset link is still usable (unused, unexpired), without using it. */
 export async function isPasswordResetUsable(db: Database, tokenHash: string, now: number): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: passwordResets.userId })
-    .from(passwordResets)
-    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date(now))))
-    .limit(1);
+  const [row] = await db.select({ userId: passwordResets.userId }).from(passwordResets).where(usableReset(tokenHash, now)).limit(1);
   return row !== undefined;
 }
 

@@ -31,29 +31,34 @@ describe('billing arithmetic', () => {
     const month = calendarMonth(now);
     expect(remainingFraction(month, now)).toBeCloseTo(16 / 31);
     const fromFree = prorate({ plan: 'free', period: 'monthly', ...month }, 'pro', 'monthly', now);
-    expect(fromFree).toMatchObject({ creditCents: 0, chargeCents: 1497, totalCents: 1497, newPeriod: month });
+    expect(fromFree).toMatchObject({ creditCents: 0, chargeCents: 1497, totalCents: 1497, prorated: true, newPeriod: month });
     const upgrade = prorate({ plan: 'pro', period: 'monthly', ...month }, 'enterprise', 'monthly', now);
-    expect(upgrade).toMatchObject({ creditCents: 1497, chargeCents: 10271, totalCents: 8774 });
+    expect(upgrade).toMatchObject({ creditCents: 1497, chargeCents: 10271, totalCents: 8774, prorated: true });
     expect(upgrade.lines).toEqual([
       { description: 'Enterprise plan (monthly), Mar 16, 2026 to Mar 31, 2026, prorated', amountCents: 10271 },
       { description: 'Unused time on Pro plan (monthly)', amountCents: -1497 },
     ]);
     const downgrade = prorate({ plan: 'enterprise', period: 'monthly', ...month }, 'free', 'monthly', now);
-    expect(downgrade).toMatchObject({ creditCents: 10271, chargeCents: 0, totalCents: -10271 });
+    expect(downgrade).toMatchObject({ creditCents: 10271, chargeCents: 0, totalCents: -10271, prorated: true });
   });
 
   it('starts a new year when moving to yearly billing, and keeps the year when only the plan changes', () => {
     const now = at('2026-03-16T00:00:00Z');
     const toYearly = prorate({ plan: 'pro', period: 'monthly', ...calendarMonth(now) }, 'pro', 'yearly', now);
     expect(toYearly.newPeriod).toEqual({ start: now, end: at('2027-03-16T00:00:00Z') });
-    expect(toYearly).toMatchObject({ chargeCents: 29900, creditCents: 1497 });
+    // The unused month is credited, so the change as a whole is prorated.
+    expect(toYearly).toMatchObject({ chargeCents: 29900, creditCents: 1497, prorated: true });
     // A year that starts now is charged in full: its line does not say "prorated".
     expect(toYearly.lines[0]).toEqual({ description: 'Pro plan (yearly), Mar 16, 2026 to Mar 15, 2027', amountCents: 29900 });
+    // From Free there is nothing to credit: a whole year at its whole price is not prorated at all.
+    const freeToYearly = prorate({ plan: 'free', period: 'monthly', ...calendarMonth(now) }, 'pro', 'yearly', now);
+    expect(freeToYearly).toMatchObject({ chargeCents: 29900, creditCents: 0, totalCents: 29900, prorated: false });
     const year = { start: at('2026-01-01T00:00:00Z'), end: at('2027-01-01T00:00:00Z') };
     const within = prorate({ plan: 'pro', period: 'yearly', ...year }, 'enterprise', 'yearly', at('2026-07-02T12:00:00Z'));
     expect(within.newPeriod).toEqual(year);
     expect(within.creditCents).toBe(Math.round(29900 * 0.5));
     expect(within.chargeCents).toBe(Math.round(199900 * 0.5));
+    expect(within.prorated).toBe(true);
     expect(within.lines[0]?.description).toBe('Enterprise plan (yearly), Jul 2, 2026 to Dec 31, 2026, prorated');
   });
 });

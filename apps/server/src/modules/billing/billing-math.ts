@@ -89,6 +89,8 @@ export interface Proration {
   creditCents: number;
   chargeCents: number;
   totalCents: number;
+  /** A credit for unused time, or a charge for part of the new period: not a whole price. */
+  prorated: boolean;
   newPeriod: Period;
   lines: { description: string; amountCents: number }[];
 }
@@ -115,15 +117,16 @@ export function prorate(current: CurrentSubscription, toPlan: PlanId, toPeriod: 
   else newPeriod = { start: now, end: addMonths(now, 12) };
   const chargeCents = newPrice > 0 ? Math.round(newPrice * remainingFraction(newPeriod, now)) : 0;
   const lines: Proration['lines'] = [];
+  const partCharge = chargeCents > 0 && chargeCents < newPrice;
   if (chargeCents > 0) {
     lines.push({
       // "prorated" only when it is a part of the price: a yearly plan that starts now is charged in full.
-      description: `${planName(toPlan)} plan (${toPeriod}), ${billingDay(Math.max(now, newPeriod.start))} to ${billingDay(newPeriod.end - 1)}${chargeCents < newPrice ? ', prorated' : ''}`,
+      description: `${planName(toPlan)} plan (${toPeriod}), ${billingDay(Math.max(now, newPeriod.start))} to ${billingDay(newPeriod.end - 1)}${partCharge ? ', prorated' : ''}`,
       amountCents: chargeCents,
     });
   }
   if (creditCents > 0) {
     lines.push({ description: `Unused time on ${planName(current.plan)} plan (${current.period})`, amountCents: -creditCents });
   }
-  return { creditCents, chargeCents, totalCents: chargeCents - creditCents, newPeriod, lines };
+  return { creditCents, chargeCents, totalCents: chargeCents - creditCents, prorated: partCharge || creditCents > 0, newPeriod, lines };
 }

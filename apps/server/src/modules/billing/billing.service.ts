@@ -282,6 +282,7 @@ function toPreview(
     chargeCents: proration.chargeCents,
     overageCents,
     totalCents,
+    prorated: proration.prorated,
     periodStart: new Date(proration.newPeriod.start).toISOString(),
     periodEnd: new Date(proration.newPeriod.end).toISOString(),
     lines: [...proration.lines, ...owed].map(({ description, amountCents }) => ({ description, amountCents })),

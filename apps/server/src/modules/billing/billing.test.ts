@@ -50,7 +50,11 @@ describe('billing', () => {
       creditCents: 0,
       chargeCents: 1497,
       totalCents: 1497,
+      prorated: true,
     });
+    // A whole year from Free is its whole price: nothing about it is prorated.
+    const yearly = await post('/api/v1/billing/preview', cookie, { plan: 'pro', period: 'yearly' });
+    expect(yearly.json()).toMatchObject({ creditCents: 0, chargeCents: 29900, totalCents: 29900, prorated: false });
 
     const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', period: 'monthly' });
     expect(change.statusCode).toBe(200);

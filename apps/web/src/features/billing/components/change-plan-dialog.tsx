@@ -31,9 +31,8 @@ function ProrationSummary({ preview }: { preview: ProrationPreview }) {
       <div className="flex justify-between gap-4 border-t border-border pt-3 font-semibold">
         <span>
           {preview.totalCents >= 0 ? 'Due now' : 'Credit'}
-          {/* A full year that starts now is charged in full: "prorated" only when a line is. */}
-          {preview.lines.some((line) => line.description.startsWith('Unused time') || line.description.endsWith(', prorated')) &&
-            ' (prorated)'}
+          {/* A full year that starts now, from Free, is charged in full: not "(prorated)". */}
+          {preview.prorated && ' (prorated)'}
         </span>
         <span className="tabular-nums">{formatCents(Math.abs(preview.totalCents))}</span>
       </div>
