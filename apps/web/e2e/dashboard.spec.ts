@@ -8,7 +8,7 @@ test.describe('dashboard', () => {
   test('a new account sees zero usage and empty states on every page', async ({ page }) => {
     await registerOnboardedUser(page, 'Katherine Johnson');
     await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Katherine' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Katherine' })).toBeVisible();
     const summary = page.getByRole('region', { name: 'Summary' });
     await expect(summary).toContainText('Tokens Used0of 10,000 this month');
     await expect(summary).toContainText('Requests Today0Limit: 10 requests/min');

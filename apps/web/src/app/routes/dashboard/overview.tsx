@@ -15,6 +15,7 @@ import { RangeSelect } from '~/features/usage/components/range-select';
 import { RecentActivityList, RecentActivitySkeleton } from '~/features/usage/components/recent-activity';
 import { shownTokens } from '~/features/usage/shown-tokens';
 import { planLabel, useAuth } from '~/lib/auth';
+import { greeting } from '~/lib/greeting';
 import { formatMicros, formatNumber } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
@@ -48,12 +49,11 @@ export default function Overview() {
   const current = useQuery(currentUsageQuery());
   const metrics = useQuery(metricsQuery(range));
   const activity = useQuery(activityQuery(5));
-  const firstName = user?.name.trim().split(/\s+/)[0] || 'User';
   const usage = current.data;
 
   return (
     <DashboardPage
-      title={`Welcome back, ${firstName}`}
+      title={greeting(user)}
       description="Here is what is happening with your API."
       actions={
         <Button variant="secondary" size="sm" onClick={() => queryClient.invalidateQueries({ queryKey: usageKeys.all })}>
