@@ -17,6 +17,8 @@ export const UsageCurrent = z.object({
   tokensUsed: Count,
   /** Live tokens this month served on the account's own provider keys: metered, outside the quota and overage. */
   ownKeyTokens: Count,
+  /** Tokens this month on test keys (the sandbox): shown, never counted against the quota or billed. */
+  testTokens: Count,
   /** Monthly token quota; null = no quota (Enterprise, bring your own keys). */
   tokensLimit: Count.nullable(),
   requestsToday: Count,

@@ -75,17 +75,18 @@ export async function hourlyCells(db: Database, userId: string, from: Date, to: 
  */
 export const QUOTA_TOKENS = sql`${usageDaily.promptTokens} + ${usageDaily.completionTokens} - ${usageDaily.ownKeyTokens}`;
 
-/** Quota tokens and own-key tokens (live only) and cost since `monthStart`, and all requests on `today`. */
+/** Quota tokens and own-key tokens (live only), test-key tokens and cost since `monthStart`, and all requests on `today`. */
 export async function monthTotals(
   db: Database,
   userId: string,
   monthStart: string,
   today: string,
-): Promise<{ liveTokens: number; ownKeyTokens: number; costMicros: number; requestsToday: number }> {
+): Promise<{ liveTokens: number; ownKeyTokens: number; testTokens: number; costMicros: number; requestsToday: number }> {
   const [row] = await db
     .select({
       liveTokens: sql<string>`coalesce(sum(${QUOTA_TOKENS}) filter (where ${usageDaily.environment} = 'live'), 0)`,
       ownKeyTokens: sql<string>`coalesce(sum(${usageDaily.ownKeyTokens}) filter (where ${usageDaily.environment} = 'live'), 0)`,
+      testTokens: sql<string>`coalesce(sum(${usageDaily.promptTokens} + ${usageDaily.completionTokens}) filter (where ${usageDaily.environment} = 'test'), 0)`,
       costMicros: sql<string>`coalesce(sum(${usageDaily.costMicros}), 0)`,
       requestsToday: sql<string>`coalesce(sum(${usageDaily.requests}) filter (where ${usageDaily.day} = ${today}), 0)`,
     })
@@ -94,6 +95,7 @@ export async function monthTotals(
   return {
     liveTokens: Number(row?.liveTokens ?? 0),
     ownKeyTokens: Number(row?.ownKeyTokens ?? 0),
+    testTokens: Number(row?.testTokens ?? 0),
     costMicros: Number(row?.costMicros ?? 0),
     requestsToday: Number(row?.requestsToday ?? 0),
   };

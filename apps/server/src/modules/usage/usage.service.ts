@@ -27,6 +27,7 @@ export async function currentUsage(db: Database, user: Pick<UserRow, 'id' | 'pla
     plan: user.plan,
     tokensUsed: totals.liveTokens,
     ownKeyTokens: totals.ownKeyTokens,
+    testTokens: totals.testTokens,
     tokensLimit: limits.tokensPerMonth,
     requestsToday: totals.requestsToday,
     requestsLimitPerMinute: limits.requestsPerMinute,

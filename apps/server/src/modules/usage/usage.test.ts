@@ -60,6 +60,8 @@ describe('usage endpoints', () => {
       // Live only: 150 + 150 + 0 + 150 + 300 (the test-key request and February do not count).
       tokensUsed: 750,
       ownKeyTokens: 0,
+      // The test-key request's tokens, named apart (the charts include them; the quota does not).
+      testTokens: 150,
       tokensLimit: 1_000_000,
       requestsToday: 4,
       requestsLimitPerMinute: 100,

@@ -1,4 +1,4 @@
-import type { UsageCurrent, UsageRange } from '@conductor/shared/schemas/usage';
+import type { UsageRange } from '@conductor/shared/schemas/usage';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Activity, BookOpen, CreditCard, Gauge, KeyRound, Layers, RefreshCw, Wallet, Zap } from 'lucide-react';
 import { useState } from 'react';
@@ -13,7 +13,7 @@ import { activityQuery, currentUsageQuery, metricsQuery, usageKeys } from '~/fea
 import { LazyUsageChart } from '~/features/usage/components/lazy-usage-chart';
 import { RangeSelect } from '~/features/usage/components/range-select';
 import { RecentActivityList, RecentActivitySkeleton } from '~/features/usage/components/recent-activity';
-import { shownTokens } from '~/features/usage/shown-tokens';
+import { shownTokens, tokensHint } from '~/features/usage/shown-tokens';
 import { planLabel, useAuth } from '~/lib/auth';
 import { greeting } from '~/lib/greeting';
 import { formatMicros, formatNumber } from '~/lib/format';
@@ -34,13 +34,6 @@ const QUICK_LINKS = [
   { to: '/dashboard/billing', label: 'Billing', description: 'Plan, invoices and estimated bill', icon: CreditCard },
   { to: '/docs/quick-start', label: 'Quick start', description: 'Your first request in a minute', icon: BookOpen },
 ] as const;
-
-/** Under the month's tokens: the quota they count against, and what ran on the account's own keys (outside it). */
-function tokensHint(usage: UsageCurrent): string {
-  if (usage.tokensLimit === null) return 'No monthly quota on your plan';
-  const quota = `of ${formatNumber(usage.tokensLimit)} this month`;
-  return usage.ownKeyTokens > 0 ? `${quota}, plus ${formatNumber(usage.ownKeyTokens)} on your own keys` : quota;
-}
 
 export default function Overview() {
   const { user } = useAuth();

@@ -58,7 +58,12 @@ export default function UsagePage() {
         {current.isError ? (
           <ErrorState message={current.error.message} onRetry={() => current.refetch()} />
         ) : current.data ? (
-          <UsageBar used={current.data.tokensUsed} ownKeyTokens={current.data.ownKeyTokens} limit={current.data.tokensLimit} />
+          <UsageBar
+            used={current.data.tokensUsed}
+            ownKeyTokens={current.data.ownKeyTokens}
+            testTokens={current.data.testTokens}
+            limit={current.data.tokensLimit}
+          />
         ) : (
           <div className="space-y-2" role="status" aria-busy="true" aria-label="Loading token usage">
             <Skeleton className="h-4 w-64" />

@@ -31,4 +31,12 @@ describe('usage bar', () => {
     expect(screen.getByText('40,000 / 1,000,000 tokens (4.0%)')).toBeInTheDocument();
     expect(screen.queryByText(/on your own provider keys/)).not.toBeInTheDocument();
   });
+
+  it('names test-key tokens under the bar without counting them', () => {
+    const { rerender } = render(<UsageBar used={0} testTokens={1_234} limit={10_000} />);
+    expect(screen.getByText('0 / 10,000 tokens (0.0%)')).toBeInTheDocument();
+    expect(screen.getByText(/1,234 tokens on test keys this month, not counted/)).toBeInTheDocument();
+    rerender(<UsageBar used={0} limit={10_000} />);
+    expect(screen.queryByText(/on test keys/)).not.toBeInTheDocument();
+  });
 });

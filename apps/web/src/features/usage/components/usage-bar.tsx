@@ -18,6 +18,7 @@ const FILL: Record<UsageTone, string> = { success: 'bg-success', warning: 'bg-wa
 export function UsageBar({
   used: quotaTokens,
   ownKeyTokens = 0,
+  testTokens = 0,
   limit,
   label = 'Token usage this month',
 }: {
@@ -25,6 +26,8 @@ export function UsageBar({
   used: number;
   /** Tokens served on the account's own provider keys: outside the quota, counted in the bar only when there is none. */
   ownKeyTokens?: number;
+  /** Tokens on test keys: never counted, named under the bar. */
+  testTokens?: number;
   limit: number | null;
   label?: string;
 }) {
@@ -56,6 +59,11 @@ export function UsageBar({
       {limit !== null && ownKeyTokens > 0 && (
         <p className="text-xs text-muted-foreground">
           Plus {formatNumber(ownKeyTokens)} tokens on your own provider keys, outside the quota: your providers bill you for them.
+        </p>
+      )}
+      {testTokens > 0 && (
+        <p className="text-xs text-muted-foreground">
+          {formatNumber(testTokens)} tokens on test keys this month, not counted: test requests are free and never touch the quota.
         </p>
       )}
     </div>
