@@ -20,6 +20,12 @@ test.describe('support centre', () => {
     await page.getByRole('searchbox', { name: 'Search for help' }).fill('proration');
     await expect(questions.locator('summary')).toHaveCount(1);
     await expect(questions.getByText('Can I change my plan at any time?')).toBeVisible();
+    // Beside the search, what it found (the FAQ is below the contact options), with a way there.
+    const found = page.getByTestId('search-results');
+    await expect(found).toHaveText('1 matching answer in the FAQ below');
+    await found.click();
+    await expect(page).toHaveURL(/#faq-title$/);
+    await expect(questions.getByText('Can I change my plan at any time?')).toBeInViewport();
 
     const question = questions.locator('details').first();
     await question.locator('summary').click();
@@ -32,8 +38,12 @@ test.describe('support centre', () => {
     await page.getByRole('button', { name: 'Technical' }).click();
     // Shown inside a live region that was already on the page, so screen readers announce it.
     await expect(page.getByRole('status').getByText(MESSAGES.support.noResults)).toBeVisible();
+    await expect(found).toHaveText('No matching answers: open a ticket');
+    await expect(found).toHaveAttribute('href', '#ticket');
     await page.getByRole('button', { name: 'All' }).click();
     await expect(questions.getByText('How are tokens counted?')).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search for help' }).fill('');
+    await expect(found).toHaveCount(0);
   });
 
   test('contact options: live chat prefills the ticket form, e-mail and forum links', async ({ page }) => {

@@ -27,9 +27,9 @@ afterEach(() => {
 describe('filterFaq', () => {
   it('keeps the questions of the category that match every word, in order, and brings the others back', () => {
     const root = mount();
-    filterFaq(root, '', 'Billing & Plans');
+    expect(filterFaq(root, '', 'Billing & Plans')).toBe(2);
     expect(questions(root)).toEqual(['How are tokens counted?', 'Can I change my plan?']);
-    filterFaq(root, 'PRORATION', 'Billing & Plans');
+    expect(filterFaq(root, 'PRORATION', 'Billing & Plans')).toBe(1);
     expect(questions(root)).toEqual(['Can I change my plan?']);
     filterFaq(root, '', 'All');
     expect(questions(root)).toEqual(['What is Conductor?', 'How are tokens counted?', 'Can I change my plan?']);
@@ -46,7 +46,7 @@ describe('filterFaq', () => {
 
   it('hides the list and shows the message when nothing matches', () => {
     const root = mount();
-    filterFaq(root, '4 characters', 'Getting Started');
+    expect(filterFaq(root, '4 characters', 'Getting Started')).toBe(0);
     expect(empty(root)).toBe(true);
     expect(root.querySelector<HTMLElement>('ul')!.hidden).toBe(true);
     filterFaq(root, '4 characters', 'All');

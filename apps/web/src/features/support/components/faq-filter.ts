@@ -8,12 +8,12 @@ const allQuestions = new WeakMap<HTMLElement, HTMLElement[]>();
 /**
  * Shows the FAQ's questions (`FaqQuestions`, prerendered) of `category` that match every word
  * of `query`, in their order; the others leave the list, as a re-render would remove them.
- * No match hides the list and shows the "No results found" message.
+ * No match hides the list and shows the "No results found" message. Returns how many are shown.
  */
-export function filterFaq(root: HTMLElement, query: string, category: FaqFilter): void {
+export function filterFaq(root: HTMLElement, query: string, category: FaqFilter): number {
   const list = root.querySelector<HTMLElement>('ul[aria-label="Questions"]');
   const empty = root.querySelector<HTMLElement>('[data-faq-empty]');
-  if (!list || !empty) return;
+  if (!list || !empty) return 0;
   let questions = allQuestions.get(list);
   if (!questions) {
     questions = [...list.children] as HTMLElement[];
@@ -30,6 +30,7 @@ export function filterFaq(root: HTMLElement, query: string, category: FaqFilter)
   if (shown.length !== list.children.length || shown.some((item, index) => list.children[index] !== item)) list.replaceChildren(...shown);
   list.hidden = shown.length === 0;
   empty.hidden = shown.length > 0;
+  return shown.length;
 }
 
 const textOf = (item: HTMLElement, part: 'question' | 'answer') => item.querySelector(`[data-faq-${part}]`)?.textContent ?? '';

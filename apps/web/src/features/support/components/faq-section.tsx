@@ -17,10 +17,13 @@ export function FaqSection({
   query,
   category,
   onCategory,
+  onResults,
 }: {
   query: string;
   category: FaqFilter;
   onCategory: (category: FaqFilter) => void;
+  /** How many questions the filter shows, after every change. */
+  onResults?: (count: number) => void;
 }) {
   const root = useRef<HTMLElement>(null);
   // After a client-side navigation the questions arrive later: the filter applies again then.
@@ -29,11 +32,11 @@ export function FaqSection({
   const [questions] = useState(() => <Prerendered content={FaqQuestions} onShow={() => setShown((count) => count + 1)} />);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shown` changes when the questions arrive: they are filtered then too.
   useEffect(() => {
-    if (root.current) filterFaq(root.current, query, category);
+    if (root.current) onResults?.(filterFaq(root.current, query, category));
   }, [query, category, shown]);
   return (
     <section ref={root} aria-labelledby="faq-title">
-      <h2 id="faq-title" className="text-2xl font-semibold tracking-tight">
+      <h2 id="faq-title" className="scroll-mt-24 text-2xl font-semibold tracking-tight">
         Frequently Asked Questions
       </h2>
       <fieldset className="mt-4 flex flex-wrap gap-2">

@@ -21,6 +21,7 @@ export function SupportCentre() {
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<FaqFilter>('All');
   const [liveChat, setLiveChat] = useState<number | null>(null);
+  const [results, setResults] = useState(0);
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 lg:px-8">
@@ -37,6 +38,16 @@ export function SupportCentre() {
             className="h-12 w-full rounded-lg border border-input bg-card pr-4 pl-12 text-base shadow-sm placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-ring"
           />
         </div>
+        {/* The FAQ it filters is below the contact options (a phone's screen or more away): say what it found, with a way there. */}
+        {query.trim() && (
+          <a
+            href={results ? '#faq-title' : '#ticket'}
+            data-testid="search-results"
+            className="mt-3 inline-block text-sm text-primary hover:underline"
+          >
+            {results ? `${results} matching ${results > 1 ? 'answers' : 'answer'} in the FAQ below` : 'No matching answers: open a ticket'}
+          </a>
+        )}
       </div>
 
       {/* biome-ignore lint/a11y/noStaticElementInteractions: takes the clicks of the prerendered Start Chat button, a real button (keyboard-operable). */}
@@ -46,7 +57,7 @@ export function SupportCentre() {
       </div>
 
       <div className="mt-14 grid gap-10 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <FaqSection query={query} category={category} onCategory={setCategory} />
+        <FaqSection query={query} category={category} onCategory={setCategory} onResults={setResults} />
         <aside className="space-y-6">
           <StatusCard />
           <Prerendered content={HelpResources} />
