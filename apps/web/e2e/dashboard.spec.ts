@@ -123,14 +123,14 @@ test.describe('dashboard', () => {
 
     await page.goto('/dashboard');
     const activity = page.getByRole('list', { name: 'Recent activity' });
+    // The request is in the activity, and its tokens are named beside the quota's 0, not counted in it.
+    const summary = page.getByRole('region', { name: 'Summary' });
     await expect(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(activity).toContainText('E2E key', { timeout: 1_000 });
+      await expect(summary).toContainText(/Tokens Used0of 10,000 this month; [1-9][\d,]* on test keys, not counted/, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
     await expect(page.getByTestId('activity-item').first()).toContainText('success');
-    // The request is in the chart, and its tokens are named beside the quota's 0, not counted in it.
-    const summary = page.getByRole('region', { name: 'Summary' });
-    await expect(summary).toContainText(/Tokens Used0of 10,000 this month; [1-9][\d,]* on test keys, not counted/);
     await page.goto('/dashboard/usage');
     await expect(page.getByRole('table', { name: 'Usage by model' })).toContainText('gpt-4o-mini');
     await expect(page.getByText(/^[1-9][\d,]* tokens on test keys this month, not counted/)).toBeVisible();

@@ -132,13 +132,16 @@ test.describe('onboarding wizard', () => {
     await expect(page.getByRole('heading', { level: 2, name: 'You are all set' })).toBeFocused();
     await page.getByRole('button', { name: 'Go to Dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The onboarding page greets with the same words: the overview's own summary shows it is the dashboard.
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible();
 
     await page.goBack();
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/onboarding');
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Summary' })).toBeVisible();
   });
 
   test('a wizard left open after onboarding finished elsewhere shows why keys cannot be saved', async ({ page, consoleErrors }) => {

@@ -20,9 +20,9 @@ test.describe('support centre', () => {
     await page.getByRole('searchbox', { name: 'Search for help' }).fill('proration');
     await expect(questions.locator('summary')).toHaveCount(1);
     await expect(questions.getByText('Can I change my plan at any time?')).toBeVisible();
-    // Beside the search, what it found (the FAQ is below the contact options), with a way there.
+    // Beside the search, what it found in the category chosen (the FAQ is below the contact options), with a way there.
     const found = page.getByTestId('search-results');
-    await expect(found).toHaveText('1 matching answer in the FAQ below');
+    await expect(found).toHaveText('1 matching answer in Billing & Plans below');
     await found.click();
     await expect(page).toHaveURL(/#faq-title$/);
     await expect(questions.getByText('Can I change my plan at any time?')).toBeInViewport();
@@ -38,10 +38,15 @@ test.describe('support centre', () => {
     await page.getByRole('button', { name: 'Technical' }).click();
     // Shown inside a live region that was already on the page, so screen readers announce it.
     await expect(page.getByRole('status').getByText(MESSAGES.support.noResults)).toBeVisible();
-    await expect(found).toHaveText('No matching answers: open a ticket');
-    await expect(found).toHaveAttribute('href', '#ticket');
+    // The category narrows the search: it is named, with the way to the category buttons.
+    await expect(found).toHaveText('No matching answers in Technical');
+    await expect(found).toHaveAttribute('href', '#faq-title');
     await page.getByRole('button', { name: 'All' }).click();
     await expect(questions.getByText('How are tokens counted?')).toBeVisible();
+    await expect(found).toHaveText(/^[1-9]\d* matching answers? in the FAQ below$/);
+    await page.getByRole('searchbox', { name: 'Search for help' }).fill('zzzz nothing like this');
+    await expect(found).toHaveText('No matching answers: open a ticket');
+    await expect(found).toHaveAttribute('href', '#ticket');
     await page.getByRole('searchbox', { name: 'Search for help' }).fill('');
     await expect(found).toHaveCount(0);
   });
@@ -284,6 +289,8 @@ test.describe('support centre', () => {
     const questions = page.getByRole('list', { name: 'Questions' });
     await page.getByRole('searchbox', { name: 'Search for help' }).fill('proration');
     await expect(questions.locator('summary')).toHaveCount(1);
+    // The count beside the search waits for the questions, then counts them.
+    await expect(page.getByTestId('search-results')).toHaveText('1 matching answer in the FAQ below');
     await page.getByRole('button', { name: 'Start Chat' }).click();
     await expect(page.getByLabel('Subject')).toHaveValue('Live chat request');
     await expect(page.getByTestId('overall-status')).toBeVisible();

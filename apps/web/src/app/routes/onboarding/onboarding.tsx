@@ -2,6 +2,7 @@ import { redirect } from 'react-router';
 import { AuthCard } from '~/components/layouts/auth-card';
 import { Logo } from '~/components/ui/logo';
 import { OnboardingWizard } from '~/features/onboarding/components/onboarding-wizard';
+import { firstName } from '~/lib/greeting';
 import { requireUser } from '~/lib/guards';
 import { QueryProvider } from '~/lib/query-provider';
 import { pageMeta } from '~/lib/seo';
@@ -23,11 +24,7 @@ export default function Onboarding({ loaderData }: Route.ComponentProps) {
         <Logo />
       </header>
       <main id="main" className="flex flex-1 items-start justify-center px-4 pb-16">
-        <AuthCard
-          wide
-          title={`Welcome, ${loaderData.user.name.trim().split(/\s+/)[0] || 'User'}`}
-          description="Let’s get your account ready."
-        >
+        <AuthCard wide title={`Welcome, ${firstName(loaderData.user)}`} description="Let’s get your account ready.">
           <QueryProvider>
             <OnboardingWizard />
           </QueryProvider>

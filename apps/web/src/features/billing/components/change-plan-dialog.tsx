@@ -83,7 +83,9 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
       <DialogContent className="max-w-xl">
         <DialogHeader>
           <DialogTitle>Change plan</DialogTitle>
-          <DialogDescription>Changes take effect at once and are prorated for the rest of the period.</DialogDescription>
+          <DialogDescription>
+            Changes take effect at once: unused time on your plan is credited, and a part of a period is charged pro rata.
+          </DialogDescription>
         </DialogHeader>
         <div className="space-y-4">
           <div role="radiogroup" aria-label="Billing period" className="inline-flex rounded-md border border-border p-1 text-sm">

@@ -44,6 +44,10 @@ describe('filterFaq', () => {
     expect(questions(root)).toEqual(['What is Conductor?']);
   });
 
+  it('has no count while the questions have not arrived (a client-side navigation loads them later)', () => {
+    expect(filterFaq(document.createElement('section'), 'proration', 'All')).toBeUndefined();
+  });
+
   it('hides the list and shows the message when nothing matches', () => {
     const root = mount();
     expect(filterFaq(root, '4 characters', 'Getting Started')).toBe(0);

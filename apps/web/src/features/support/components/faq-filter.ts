@@ -8,12 +8,12 @@ const allQuestions = new WeakMap<HTMLElement, HTMLElement[]>();
 /**
  * Shows the FAQ's questions (`FaqQuestions`, prerendered) of `category` that match every word
  * of `query`, in their order; the others leave the list, as a re-render would remove them.
- * No match hides the list and shows the "No results found" message. Returns how many are shown.
+ * No match hides the list and shows the "No results found" message. Returns how many are shown (undefined while the questions have not arrived).
  */
-export function filterFaq(root: HTMLElement, query: string, category: FaqFilter): number {
+export function filterFaq(root: HTMLElement, query: string, category: FaqFilter): number | undefined {
   const list = root.querySelector<HTMLElement>('ul[aria-label="Questions"]');
   const empty = root.querySelector<HTMLElement>('[data-faq-empty]');
-  if (!list || !empty) return 0;
+  if (!list || !empty) return undefined;
   let questions = allQuestions.get(list);
   if (!questions) {
     questions = [...list.children] as HTMLElement[];

@@ -22,8 +22,8 @@ export function FaqSection({
   query: string;
   category: FaqFilter;
   onCategory: (category: FaqFilter) => void;
-  /** How many questions the filter shows, after every change. */
-  onResults?: (count: number) => void;
+  /** How many questions the filter shows, after every change (undefined until they have arrived). */
+  onResults?: (count: number | undefined) => void;
 }) {
   const root = useRef<HTMLElement>(null);
   // After a client-side navigation the questions arrive later: the filter applies again then.

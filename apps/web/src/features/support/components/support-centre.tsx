@@ -21,7 +21,7 @@ export function SupportCentre() {
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<FaqFilter>('All');
   const [liveChat, setLiveChat] = useState<number | null>(null);
-  const [results, setResults] = useState(0);
+  const [results, setResults] = useState<number>();
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 lg:px-8">
@@ -39,15 +39,21 @@ export function SupportCentre() {
           />
         </div>
         {/* The FAQ it filters is below the contact options (a phone's screen or more away): say what it found, with a way there. */}
-        {query.trim() && (
-          <a
-            href={results ? '#faq-title' : '#ticket'}
-            data-testid="search-results"
-            className="mt-3 inline-block text-sm text-primary hover:underline"
-          >
-            {results ? `${results} matching ${results > 1 ? 'answers' : 'answer'} in the FAQ below` : 'No matching answers: open a ticket'}
-          </a>
-        )}
+        <p role="status">
+          {query.trim() && results !== undefined && (
+            <a
+              href={results || category !== 'All' ? '#faq-title' : '#ticket'}
+              data-testid="search-results"
+              className="mt-3 inline-block text-sm text-primary hover:underline"
+            >
+              {results
+                ? `${results} matching ${results > 1 ? 'answers' : 'answer'} in ${category === 'All' ? 'the FAQ' : category} below`
+                : category === 'All'
+                  ? 'No matching answers: open a ticket'
+                  : `No matching answers in ${category}`}
+            </a>
+          )}
+        </p>
       </div>
 
       {/* biome-ignore lint/a11y/noStaticElementInteractions: takes the clicks of the prerendered Start Chat button, a real button (keyboard-operable). */}
