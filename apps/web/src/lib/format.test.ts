@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatLatency, formatMicros, formatNumber, formatPercent, formatRelative } from './format';
+import { formatCents, formatCount, formatLatency, formatMicros, formatNumber, formatPercent, formatRelative } from './format';
 
 describe('dashboard formats', () => {
   it('shows numbers with thousands separators and money with two decimals', () => {
@@ -9,6 +9,12 @@ describe('dashboard formats', () => {
     expect(formatMicros(24_500_000)).toBe('$24.50');
     expect(formatMicros(0)).toBe('$0.00');
     expect(formatMicros(1_200)).toBe('<$0.01');
+  });
+
+  it('writes a count with its noun, singular only for one', () => {
+    expect(formatCount(1, 'token')).toBe('1 token');
+    expect(formatCount(0, 'error')).toBe('0 errors');
+    expect(formatCount(1_204, 'request')).toBe('1,204 requests');
   });
 
   it('shows latency, rates and relative times', () => {

@@ -5,6 +5,8 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFra
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export const formatNumber = (value: number) => integer.format(value);
+/** A count with its noun, singular for 1: `1 token`, `1,204 tokens`. */
+export const formatCount = (value: number, noun: string) => `${integer.format(value)} ${value === 1 ? noun : `${noun}s`}`;
 export const formatCompact = (value: number) => compact.format(value);
 export const formatUsd = (dollars: number) => usd.format(dollars);
 /** USD micro-units (1 USD = 1,000,000), shown with two decimals (or "<$0.01" for tiny non-zero costs). */

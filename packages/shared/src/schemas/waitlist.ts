@@ -38,4 +38,4 @@ export function normaliseWaitlistEmail(email: string): string {
   return email.trim().normalize('NFKC').toLowerCase();
 }
 
-export { waitlistFailureMessage } from '../constants/waitlist.ts';
+export { waitlistFailureMessage, waitlistMessages } from '../constants/waitlist.ts';

@@ -1,5 +1,4 @@
-import { MESSAGES } from '@conductor/shared';
-import { WaitlistRequest, WaitlistResponse } from '@conductor/shared/schemas/waitlist';
+import { WaitlistRequest, WaitlistResponse, waitlistMessages } from '@conductor/shared/schemas/waitlist';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.ts';
 import { ipRateLimit } from '../public-site/ip-rate-limit.ts';
@@ -28,7 +27,7 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const result = await joinWaitlist(app.context.database.db, request.body, app.context.clock.now());
       // The footer's box promises news, not a launch: its answers say so.
-      const messages = request.body.source === 'footer' ? MESSAGES.subscribe : MESSAGES.waitlist;
+      const messages = waitlistMessages(request.body.source);
       if (result === 'already_listed') throw new AppError('conflict', messages.duplicate);
       reply.header('cache-control', 'no-store');
       return reply.status(201).send({ message: messages.success });

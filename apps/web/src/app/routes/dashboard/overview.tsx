@@ -16,7 +16,7 @@ import { RecentActivityList, RecentActivitySkeleton } from '~/features/usage/com
 import { shownTokens, tokensHint } from '~/features/usage/shown-tokens';
 import { planLabel, useAuth } from '~/lib/auth';
 import { greeting } from '~/lib/greeting';
-import { formatMicros, formatNumber } from '~/lib/format';
+import { formatCount, formatMicros, formatNumber } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Overview', 'Your Conductor usage at a glance.', '/dashboard');
@@ -107,8 +107,7 @@ export default function Overview() {
           ) : metrics.data ? (
             <>
               <p className="mb-2 text-sm text-muted-foreground" data-testid="range-summary">
-                {formatNumber(metrics.data.summary.requests)} {metrics.data.summary.requests === 1 ? 'request' : 'requests'} ·{' '}
-                {formatNumber(metrics.data.summary.totalTokens)} {metrics.data.summary.totalTokens === 1 ? 'token' : 'tokens'}
+                {formatCount(metrics.data.summary.requests, 'request')} · {formatCount(metrics.data.summary.totalTokens, 'token')}
               </p>
               <LazyUsageChart series={metrics.data.series} granularity={metrics.data.granularity} kind="requests-tokens" height={280} />
             </>

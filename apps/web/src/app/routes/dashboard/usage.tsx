@@ -13,7 +13,7 @@ import { ByModelTable } from '~/features/usage/components/by-model-table';
 import { LazyUsageChart } from '~/features/usage/components/lazy-usage-chart';
 import { RangeSelect } from '~/features/usage/components/range-select';
 import { UsageBar } from '~/features/usage/components/usage-bar';
-import { formatLatency, formatMicros, formatNumber, formatPercent } from '~/lib/format';
+import { formatCount, formatLatency, formatMicros, formatNumber, formatPercent } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Usage', 'Tokens, requests, latency and cost over time.', '/dashboard/usage');
@@ -82,7 +82,7 @@ export default function UsagePage() {
               icon={BarChart3}
               loading={!summary}
               value={summary && formatNumber(summary.requests)}
-              hint={summary && `${formatNumber(summary.totalTokens)} ${summary.totalTokens === 1 ? 'token' : 'tokens'}`}
+              hint={summary && formatCount(summary.totalTokens, 'token')}
             />
             <StatCard
               label="Average response time"
@@ -96,7 +96,7 @@ export default function UsagePage() {
               icon={CheckCircle2}
               loading={!summary}
               value={summary && (summary.successRate === null ? '—' : formatPercent(summary.successRate))}
-              hint={summary && `${formatNumber(summary.errors)} ${summary.errors === 1 ? 'error' : 'errors'}`}
+              hint={summary && formatCount(summary.errors, 'error')}
             />
             <StatCard
               label="Estimated cost"

@@ -1,6 +1,6 @@
 import { DEFAULT_TOKEN_LIMIT, USAGE_BAR } from '@conductor/shared';
 import { cn } from '~/lib/cn';
-import { formatNumber } from '~/lib/format';
+import { formatCount, formatNumber } from '~/lib/format';
 import { shownTokens } from '../shown-tokens';
 
 export type UsageTone = 'success' | 'warning' | 'danger';
@@ -63,7 +63,7 @@ export function UsageBar({
       )}
       {testTokens > 0 && (
         <p className="text-xs text-muted-foreground">
-          {formatNumber(testTokens)} tokens on test keys this month, not counted: test requests are free and never touch the quota.
+          {formatCount(testTokens, 'token')} on test keys this month, not counted: test requests are free and never touch the quota.
         </p>
       )}
     </div>
