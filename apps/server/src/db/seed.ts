@@ -213,6 +213,8 @@ async function createDemoUser(db: Database, passwordHash: string, now: number): 
     period: 'monthly',
     currentPeriodStart: new Date(month.start),
     currentPeriodEnd: new Date(month.end),
+    // On Pro since it opened: its free trial was its first 14 days.
+    trialEndsAt: new Date(now - 106 * DAY_MS),
     createdAt: new Date(now - 120 * DAY_MS),
     updatedAt: new Date(now),
   });

@@ -9,6 +9,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, SESSION_COOKIE } from '../../src/modules/auth/session.service.ts';
+import { spendTrial } from '../../src/modules/portal/portal-testing.ts';
 import { multipart, PNG_1X1 } from '../fault/http-client.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { type CatalogRoute, routeCatalog } from './route-catalog.ts';
@@ -194,6 +195,8 @@ describe('access matrix: user A vs user B, API-only vs admin keys', () => {
     a = await register('Alice Matrix Owner', 'owner-a@example.com', PASSWORD_A);
     const second = await inject(app, 'POST', '/api/v1/auth/login', { body: { email: a.email, password: PASSWORD_A } });
     const secondCookie = String(second.headers['set-cookie']).split(';')[0] ?? '';
+    // With its free trial spent, the move to Pro is invoiced at once: A owns an invoice.
+    await spendTrial(app.context.database.db, a.id, app.context.clock.now());
     expect((await inject(app, 'POST', '/api/v1/billing/change-plan', { cookie: a.cookie, body: { plan: 'pro' } })).statusCode).toBe(200);
     const createKey = async (name: string, environment: string, permissions: string[]) =>
       (await inject(app, 'POST', '/api/v1/api-keys', { cookie: a.cookie, body: { name, environment, permissions } })).json() as {

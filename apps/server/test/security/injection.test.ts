@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, supportTickets, ticketAttachments, users, waitlistEntries } from '../../src/db/schema/index.ts';
 import { rows, tableCounts } from '../fault/integrity.ts';
 import { multipart, multipartName, PNG_1X1 } from '../fault/http-client.ts';
+import { spendTrial } from '../../src/modules/portal/portal-testing.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 
 const SQL_PAYLOADS = [
@@ -105,6 +106,8 @@ describe('injection payloads are stored verbatim and returned inert', () => {
   it('the invoice, the one HTML page built from user text, escapes the name', async () => {
     const name = '<script>alert(1)</script> & "quotes"';
     expect((await call('PATCH', '/api/v1/settings/profile', { name, email })).statusCode).toBe(200);
+    // With its free trial spent, the move to Pro is invoiced at once.
+    await spendTrial(app.context.database.db, userId, app.context.clock.now());
     expect((await call('POST', '/api/v1/billing/change-plan', { plan: 'pro' })).statusCode).toBe(200);
     const [invoice] = (await call('GET', '/api/v1/billing/invoices')).json().invoices as { id: string }[];
     const html = await call('GET', `/api/v1/billing/invoices/${invoice?.id}/download`);

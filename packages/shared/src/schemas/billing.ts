@@ -43,6 +43,13 @@ export const BillingOverview = z.object({
   /** The end of the current period. */
   nextBillingDate: z.string(),
   cancelAtPeriodEnd: z.boolean(),
+  /**
+   * While a paid plan's free trial runs: when it ends (the current period's end, and the first
+   * invoice's date). Null otherwise.
+   */
+  trialEndsAt: z.string().nullable(),
+  /** Whether moving to a paid plan would start a free trial (one per account). */
+  trialAvailable: z.boolean(),
   /** `tokensUsed` counts against the quota; `ownKeyTokens` were served on the account's own provider keys (no quota, no overage). */
   usage: z.object({ tokensUsed: Count, ownKeyTokens: Count, tokensLimit: Count.nullable(), monthStart: z.string() }),
   overage: z.object({
@@ -51,7 +58,10 @@ export const BillingOverview = z.object({
     /** Free plans are throttled instead of billed for overage. */
     applies: z.boolean(),
   }),
-  /** The next invoice if nothing changes: the renewal (unless cancelling) plus overage. */
+  /**
+   * The next invoice if nothing changes: the renewal (unless cancelling) plus overage; in a free
+   * trial, the first invoice at its end (the first period's price, prorated to a monthly plan's month).
+   */
   estimatedBillCents: Count,
   /** No payment processor is reachable: always null ("no card on file"). */
   paymentMethod: z.null(),
@@ -89,6 +99,11 @@ export const ProrationPreview = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
   lines: z.array(InvoiceLine),
+  /**
+   * The free trial this change starts or stays in (nothing is charged for the plan until it ends),
+   * with the first invoice's price at its end; null when the change is billed at once.
+   */
+  trial: z.object({ endsAt: z.string(), firstInvoiceCents: Count }).nullable(),
 });
 export type ProrationPreview = z.infer<typeof ProrationPreview>;
 

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, calendarMonth, nextPeriod, overage, periodPriceCents, prorate, remainingFraction } from './billing-math.ts';
+import {
+  addMonths,
+  afterTrial,
+  calendarMonth,
+  inTrial,
+  nextPeriod,
+  overage,
+  periodPriceCents,
+  prorate,
+  quotePlanChange,
+  remainingFraction,
+} from './billing-math.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -60,5 +71,65 @@ describe('billing arithmetic', () => {
     expect(within.chargeCents).toBe(Math.round(199900 * 0.5));
     expect(within.prorated).toBe(true);
     expect(within.lines[0]?.description).toBe('Enterprise plan (yearly), Jul 2, 2026 to Dec 31, 2026, prorated');
+  });
+
+  describe('the free trial', () => {
+    const now = at('2026-03-16T00:00:00Z');
+    const onFree = { plan: 'free' as const, period: 'monthly' as const, ...calendarMonth(now) };
+    const trialEnd = at('2026-03-30T00:00:00Z');
+    const inIt = { plan: 'pro' as const, period: 'monthly' as const, start: now, end: trialEnd };
+
+    it('starts on the first move from an unpaid plan to a paid one, for the plan’s trial days, charging nothing', () => {
+      const started = quotePlanChange(onFree, null, 'pro', 'monthly', now, 14);
+      expect(started).toMatchObject({
+        totalCents: 0,
+        creditCents: 0,
+        chargeCents: 0,
+        prorated: false,
+        trialEndsAt: trialEnd,
+        trialMark: trialEnd,
+      });
+      expect(started.newPeriod).toEqual({ start: now, end: trialEnd });
+      expect(started.lines).toEqual([{ description: 'Pro plan (monthly), free trial, Mar 16, 2026 to Mar 29, 2026', amountCents: 0 }]);
+      const fromOwnKeys = quotePlanChange({ ...onFree, plan: 'byo-keys' }, null, 'enterprise', 'yearly', now, 14);
+      expect(fromOwnKeys.trialEndsAt).toBe(trialEnd);
+      // A plan with no trial days, or an account whose trial is spent, is billed at once.
+      expect(quotePlanChange(onFree, null, 'pro', 'monthly', now, 0)).toMatchObject({ trialEndsAt: null, totalCents: 1497 });
+      expect(quotePlanChange(onFree, now - 1, 'pro', 'monthly', now, 14)).toMatchObject({
+        trialEndsAt: null,
+        totalCents: 1497,
+        trialMark: now - 1,
+      });
+      // A paid account with no mark (before trials existed) gets none for a change between paid plans.
+      expect(quotePlanChange({ ...inIt, ...calendarMonth(now) }, null, 'enterprise', 'monthly', now, 14).trialEndsAt).toBeNull();
+    });
+
+    it('is running only on a paid plan before its end', () => {
+      expect(inTrial(inIt, trialEnd, trialEnd - 1)).toBe(true);
+      expect(inTrial(inIt, trialEnd, trialEnd)).toBe(false);
+      expect(inTrial(onFree, trialEnd, now)).toBe(false);
+      expect(inTrial(inIt, null, now)).toBe(false);
+    });
+
+    it('within it a paid change keeps the trial and its period; leaving for an unpaid plan ends it, crediting nothing', () => {
+      const later = at('2026-03-20T00:00:00Z');
+      const kept = quotePlanChange(inIt, trialEnd, 'enterprise', 'yearly', later, 14);
+      expect(kept).toMatchObject({ totalCents: 0, trialEndsAt: trialEnd, trialMark: trialEnd, newPeriod: { start: now, end: trialEnd } });
+      const left = quotePlanChange(inIt, trialEnd, 'free', 'monthly', later, 14);
+      expect(left).toMatchObject({ totalCents: 0, creditCents: 0, lines: [], trialEndsAt: null, trialMark: later });
+      expect(left.newPeriod).toEqual(calendarMonth(later));
+    });
+
+    it('is followed by a first invoice: a monthly plan’s rest of the month it ends in, a yearly plan’s whole year', () => {
+      expect(afterTrial('pro', 'monthly', trialEnd)).toMatchObject({
+        chargeCents: 187,
+        prorated: true,
+        newPeriod: calendarMonth(trialEnd),
+      });
+      // Ending on the 1st, the month is whole: not prorated.
+      expect(afterTrial('pro', 'monthly', at('2026-04-01T00:00:00Z'))).toMatchObject({ chargeCents: 2900, prorated: false });
+      const yearly = afterTrial('enterprise', 'yearly', trialEnd);
+      expect(yearly).toMatchObject({ chargeCents: 199_900, newPeriod: { start: trialEnd, end: at('2027-03-30T00:00:00Z') } });
+    });
   });
 });

@@ -85,6 +85,27 @@ export interface CurrentSubscription {
   end: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Where an account stands with its one free trial: `null` if it never had one; otherwise when it
+ * ends or ended (a trial left early for an unpaid plan is ended then).
+ */
+export type TrialMark = number | null;
+
+/** Whether a paid plan's free trial is running at `now`. */
+export const inTrial = (current: CurrentSubscription, trialEndsAt: TrialMark, now: number): boolean =>
+  isPaidPlan(current.plan) && trialEndsAt !== null && trialEndsAt > now;
+
+/**
+ * The first invoice after a free trial that ends at `trialEnd`: the first paid period starts
+ * then (a monthly plan's runs to the end of that calendar month and is prorated; a yearly plan's
+ * is a whole year from then).
+ */
+export function afterTrial(plan: PlanId, period: BillingPeriod, trialEnd: number): Proration {
+  return prorate({ plan: 'free', period: 'monthly', start: trialEnd, end: trialEnd }, plan, period, trialEnd);
+}
+
 export interface Proration {
   creditCents: number;
   chargeCents: number;
@@ -101,6 +122,47 @@ export const billingDay = (ms: number): string => DAY_FORMAT.format(ms);
 const MONTH_FORMAT = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 /** A UTC month as invoices write it: `November 2026`. */
 export const billingMonth = (ms: number): string => MONTH_FORMAT.format(ms);
+
+export interface PlanChangeQuote extends Proration {
+  /** The free trial the account is in after the change (it starts or goes on), or null. */
+  trialEndsAt: number | null;
+  /** What the trial mark becomes: set when a trial starts, moved to now when one is left early. */
+  trialMark: TrialMark;
+}
+
+/**
+ * What a plan change bills now. Every account has one free trial of `trialDays` (the target
+ * plan's): the first move from an unpaid plan to a paid one starts it, and nothing is charged
+ * for the plan until it ends. Within it, a change between paid plans or periods stays in the
+ * trial (the first invoice follows the plan held at its end); a move to an unpaid plan ends it
+ * with nothing to credit. Otherwise it is prorated (`prorate`).
+ */
+export function quotePlanChange(
+  current: CurrentSubscription,
+  trialMark: TrialMark,
+  toPlan: PlanId,
+  toPeriod: BillingPeriod,
+  now: number,
+  trialDays: number,
+): PlanChangeQuote {
+  const free = { creditCents: 0, chargeCents: 0, totalCents: 0, prorated: false };
+  const trialLine = (start: number, end: number) => ({
+    description: `${planName(toPlan)} plan (${toPeriod}), free trial, ${billingDay(start)} to ${billingDay(end - 1)}`,
+    amountCents: 0,
+  });
+  if (inTrial(current, trialMark, now) && trialMark !== null) {
+    if (isPaidPlan(toPlan)) {
+      const newPeriod = { start: current.start, end: current.end };
+      return { ...free, newPeriod, lines: [trialLine(now, trialMark)], trialEndsAt: trialMark, trialMark };
+    }
+    return { ...free, newPeriod: calendarMonth(now), lines: [], trialEndsAt: null, trialMark: now };
+  }
+  if (trialMark === null && isPaidPlan(toPlan) && !isPaidPlan(current.plan) && trialDays > 0) {
+    const end = now + trialDays * DAY_MS;
+    return { ...free, newPeriod: { start: now, end }, lines: [trialLine(now, end)], trialEndsAt: end, trialMark: end };
+  }
+  return { ...prorate(current, toPlan, toPeriod, now), trialEndsAt: null, trialMark };
+}
 
 /**
  * An immediate plan change: credit for the unused part of the current paid period, charge

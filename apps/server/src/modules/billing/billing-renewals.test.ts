@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { invoices, subscriptions, users } from '../../db/schema/index.ts';
-import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { portalClient, settableClock, spendTrial, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { renewDueSubscriptions } from './billing.service.ts';
 
@@ -22,10 +22,16 @@ describe('billing: periods that end on their own, and overage that is always bil
   const planOf = async (userId: string) => (await db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)))[0]?.plan;
   const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId)).orderBy(invoices.createdAt);
   const failures: unknown[] = [];
+  /** An account whose free trial is behind it (billing-trial.test.ts covers the trial): its changes are billed at once. */
+  const billedUser = async () => {
+    const created = await createUserWithSession(harness.app);
+    await spendTrial(db(), created.user.id, clock.now());
+    return created;
+  };
   const sweep = () => renewDueSubscriptions(db(), clock.now(), { onError: (_userId, error) => failures.push(error) });
 
   it('a cancellation takes effect when the period ends, with a final invoice for that month’s overage, without a visit to Billing', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await post('/api/v1/billing/cancel', cookie);
     await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 900_000, completionTokens: 400_000 })]);
@@ -60,7 +66,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   });
 
   it('a renewal is invoiced when its period ends, dated at the renewal, once', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     const before = (await invoicesOf(user.id)).length;
     clock.set('2026-05-02T08:00:00.000Z');
@@ -77,7 +83,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   it('the server sweeps on its own: the plan ends without any request', async () => {
     await harness.close();
     harness = await createTestApp({}, { clock, billingSweepMs: 20 });
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await post('/api/v1/billing/cancel', cookie);
     clock.set('2026-04-01T00:00:01.000Z');
@@ -85,7 +91,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   });
 
   it('leaving Pro bills the overage so far, the preview says so, and a return to Pro in the same month bills only the rest', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-16T10:00:00Z', { promptTokens: 1_000_000, completionTokens: 200_000 })]);
 
@@ -110,7 +116,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   });
 
   it('a yearly plan’s overage is estimated and billed month by month of its year, at the change that ends it', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', period: 'yearly' });
     await recordUsageEvents(db(), [
       usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 1_100_000, completionTokens: 0 }),
@@ -130,7 +136,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   });
 
   it('two plan changes sent at once bill once: the second finds the plan already changed', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     const before = (await invoicesOf(user.id)).length;
     const responses = await Promise.all([1, 2, 3].map(() => post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' })));
@@ -140,7 +146,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   });
 
   it('accounts that keep failing are passed over: the walk reaches the due accounts behind them', async () => {
-    const accounts = await Promise.all([0, 1, 2].map(() => createUserWithSession(harness.app)));
+    const accounts = await Promise.all([0, 1, 2].map(() => billedUser()));
     for (const { cookie } of accounts) await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     // The same period end for all three: the due order is then by account id, and the first two fail on every renewal.
     const [first, second, third] = accounts.map(({ user }) => user.id).sort();

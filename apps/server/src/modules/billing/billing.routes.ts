@@ -27,14 +27,26 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/billing/preview',
     {
-      schema: { tags, summary: 'What a plan change would cost now (prorated)', body: ChangePlanInput, response: { 200: ProrationPreview } },
+      schema: {
+        tags,
+        summary: 'What a plan change would cost now (prorated, or a free trial)',
+        body: ChangePlanInput,
+        response: { 200: ProrationPreview },
+      },
     },
     async (request) => previewPlanChange(database.db, signedIn(request).user, request.body, clock.now()),
   );
 
   app.post(
     '/api/v1/billing/change-plan',
-    { schema: { tags, summary: 'Change plan now, prorated', body: ChangePlanInput, response: { 200: ChangePlanResult } } },
+    {
+      schema: {
+        tags,
+        summary: 'Change plan now, prorated (the first move to a paid plan starts a 14-day free trial)',
+        body: ChangePlanInput,
+        response: { 200: ChangePlanResult },
+      },
+    },
     async (request) => {
       const { user } = signedIn(request);
       refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.billing);

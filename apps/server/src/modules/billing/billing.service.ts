@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { limitsForPlan, type UserPlan } from '@conductor/shared';
+import { limitsForPlan, planById, type UserPlan } from '@conductor/shared';
 import {
   type BillingOverview,
   type BillingPeriod,
@@ -14,9 +14,11 @@ import { AppError } from '../../lib/errors.ts';
 import { currentUsage, liveTokensPerMonth } from '../usage/usage.service.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import {
+  afterTrial,
   billingDay,
   billingMonth,
   calendarMonth,
+  inTrial,
   isPaidPlan,
   monthsOf,
   nextPeriod,
@@ -24,9 +26,9 @@ import {
   overageCostCents,
   type Period,
   periodPriceCents,
+  type PlanChangeQuote,
   planName,
-  type Proration,
-  prorate,
+  quotePlanChange,
 } from './billing-math.ts';
 import {
   type DueCursor,
@@ -95,6 +97,7 @@ async function syncWithin(db: Database, userId: string, now: number): Promise<Su
   let end = sub.currentPeriodEnd.getTime();
   let cancelAtPeriodEnd = sub.cancelAtPeriodEnd;
   if (!isPaidPlan(plan)) cancelAtPeriodEnd = false;
+  const trialEnd = sub.trialEndsAt?.getTime() ?? null;
   for (let step = 0; end <= now && step < MAX_ROLLOVERS; step += 1) {
     const closed = { start, end };
     if (cancelAtPeriodEnd && isPaidPlan(plan)) {
@@ -107,6 +110,14 @@ async function syncWithin(db: Database, userId: string, now: number): Promise<Su
       ({ start, end } = month);
       cancelAtPeriodEnd = false;
       break;
+    }
+    if (step === 0 && closed.end === trialEnd && isPaidPlan(plan)) {
+      // The free trial is over: the first paid period starts now, and its invoice bills the trial's overage too.
+      const first = afterTrial(plan, period, closed.end);
+      const lines = [...first.lines, ...(await overageLines(db, userId, plan, closed, closed.end))];
+      await issueInvoice(db, userId, { start: closed.end, end: first.newPeriod.end }, lines, closed.end);
+      ({ start, end } = first.newPeriod);
+      continue;
     }
     const next = nextPeriod(closed, period);
     if (isPaidPlan(plan)) await invoiceRenewal(db, userId, plan, period, closed, next);
@@ -223,6 +234,10 @@ export async function billingOverview(db: Database, user: BillingUser, now: numb
     applies: isPaidPlan(plan),
   };
   const priceCents = periodPriceCents(plan, sub.period);
+  const current = currentOf(sub);
+  const trialEndsAt = inTrial(current, current.trialMark, now) ? current.end : null;
+  // In a trial the next invoice is the first one: the first period's price from the trial's end.
+  const renewalCents = trialEndsAt !== null && isPaidPlan(plan) ? afterTrial(plan, sub.period, trialEndsAt).chargeCents : priceCents;
   return {
     plan,
     planName: planName(plan),
@@ -232,9 +247,11 @@ export async function billingOverview(db: Database, user: BillingUser, now: numb
     currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
     nextBillingDate: sub.currentPeriodEnd.toISOString(),
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    trialEndsAt: trialEndsAt === null ? null : new Date(trialEndsAt).toISOString(),
+    trialAvailable: !isPaidPlan(plan) && current.trialMark === null,
     usage: { tokensUsed: usage.tokensUsed, ownKeyTokens: usage.ownKeyTokens, tokensLimit: usage.tokensLimit, monthStart: usage.monthStart },
     overage: extra,
-    estimatedBillCents: (sub.cancelAtPeriodEnd ? 0 : priceCents) + extra.costCents,
+    estimatedBillCents: (sub.cancelAtPeriodEnd ? 0 : renewalCents) + extra.costCents,
     paymentMethod: null,
   };
 }
@@ -253,7 +270,7 @@ function checkChange(sub: SubscriptionRow, toPlan: 'free' | 'pro' | 'enterprise'
  */
 interface Quote {
   period: BillingPeriod;
-  proration: Proration;
+  proration: PlanChangeQuote;
   overage: InvoiceLine[];
   overageCents: number;
   totalCents: number;
@@ -262,7 +279,7 @@ interface Quote {
 async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number): Promise<Quote> {
   const period = checkChange(sub, change.plan, change.period);
   const current = currentOf(sub);
-  const proration = prorate(current, change.plan, period, now);
+  const proration = quotePlanChange(current, current.trialMark, change.plan, period, now, planById(change.plan).trialDays);
   const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
   const overageCents = owed.reduce((sum, line) => sum + line.amountCents, 0);
   return { period, proration, overage: owed, overageCents, totalCents: proration.totalCents + overageCents };
@@ -286,11 +303,24 @@ function toPreview(
     periodStart: new Date(proration.newPeriod.start).toISOString(),
     periodEnd: new Date(proration.newPeriod.end).toISOString(),
     lines: [...proration.lines, ...owed].map(({ description, amountCents }) => ({ description, amountCents })),
+    trial:
+      proration.trialEndsAt === null
+        ? null
+        : {
+            endsAt: new Date(proration.trialEndsAt).toISOString(),
+            firstInvoiceCents: afterTrial(toPlan, period, proration.trialEndsAt).chargeCents,
+          },
   };
 }
 
 function currentOf(sub: SubscriptionRow) {
-  return { plan: sub.plan as UserPlan, period: sub.period, start: sub.currentPeriodStart.getTime(), end: sub.currentPeriodEnd.getTime() };
+  return {
+    plan: sub.plan as UserPlan,
+    period: sub.period,
+    start: sub.currentPeriodStart.getTime(),
+    end: sub.currentPeriodEnd.getTime(),
+    trialMark: sub.trialEndsAt?.getTime() ?? null,
+  };
 }
 
 export interface PlanChange {
@@ -305,7 +335,11 @@ export async function previewPlanChange(db: Database, user: BillingUser, change:
   return toPreview(sub, change.plan, await quote(db, sub, change, now));
 }
 
-/** Changes plan at once; the prorated difference (and overage owed) becomes an invoice (due) or a credit note. */
+/**
+ * Changes plan at once; the prorated difference (and overage owed) becomes an invoice (due) or a
+ * credit note. The account's first move to a paid plan starts its free trial instead: nothing is
+ * billed for the plan until the trial ends (`quotePlanChange`).
+ */
 export async function changePlan(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   const result = await applyPlanChange(db, user, change, now);
   // Limits follow the plan at once: drop the gateway's cached account (after the commit).
@@ -334,8 +368,10 @@ function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, no
       currentPeriodStart: new Date(proration.newPeriod.start),
       currentPeriodEnd: new Date(proration.newPeriod.end),
       cancelAtPeriodEnd: false,
+      trialEndsAt: proration.trialMark === null ? null : new Date(proration.trialMark),
       updatedAt: new Date(now),
     });
+    // A trial's start (or a change within it) bills nothing: no invoice unless overage is owed.
     if (totalCents === 0 && owed.length === 0) return { invoice: null };
     const billed = { start: Math.max(now, proration.newPeriod.start), end: proration.newPeriod.end };
     const row = await issueInvoice(tx, user.id, billed, [...proration.lines, ...owed], now);

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { users } from '../../db/schema/index.ts';
-import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { portalClient, settableClock, spendTrial, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 
 const clock = settableClock('2026-03-16T00:00:00.000Z');
@@ -17,6 +17,12 @@ describe('billing', () => {
 
   const db = () => harness.app.context.database.db;
   const { get, post, sessionFor } = portalClient(() => harness.app, clock);
+  /** An account whose free trial is behind it (billing-trial.test.ts covers the trial): its changes are billed at once. */
+  const billedUser = async () => {
+    const created = await createUserWithSession(harness.app);
+    await spendTrial(db(), created.user.id, clock.now());
+    return created;
+  };
 
   it('shows a free user’s plan, period, usage and an honest payment method', async () => {
     const { cookie } = await createUserWithSession(harness.app);
@@ -31,6 +37,8 @@ describe('billing', () => {
       currentPeriodEnd: '2026-04-01T00:00:00.000Z',
       nextBillingDate: '2026-04-01T00:00:00.000Z',
       cancelAtPeriodEnd: false,
+      trialEndsAt: null,
+      trialAvailable: true,
       usage: { tokensUsed: 0, ownKeyTokens: 0, tokensLimit: 10_000, monthStart: '2026-03-01' },
       overage: { tokens: 0, costCents: 0, applies: false },
       estimatedBillCents: 0,
@@ -40,7 +48,7 @@ describe('billing', () => {
   });
 
   it('previews and applies an upgrade with proration, issuing a real invoice', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     const preview = await post('/api/v1/billing/preview', cookie, { plan: 'pro' });
     expect(preview.statusCode).toBe(200);
     expect(preview.json()).toMatchObject({
@@ -89,7 +97,7 @@ describe('billing', () => {
   });
 
   it('cancels at period end, can resume, and ends the plan when the period closes', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     expect((await post('/api/v1/billing/cancel', cookie)).statusCode).toBe(409);
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     const cancelled = await post('/api/v1/billing/cancel', cookie);
@@ -114,7 +122,7 @@ describe('billing', () => {
   });
 
   it('renews a paid plan with an invoice that includes the closed month’s overage', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 700_000, completionTokens: 500_000 })]);
     clock.set('2026-03-25T00:00:00.000Z');
@@ -139,7 +147,7 @@ describe('billing', () => {
   });
 
   it('bills no overage for tokens served on the account’s own provider keys: the provider bills those', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await recordUsageEvents(db(), [
       usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 600_000, completionTokens: 500_000, keySource: 'hosted' }),
@@ -161,7 +169,7 @@ describe('billing', () => {
   });
 
   it('never shows or changes another user’s billing', async () => {
-    const alice = await createUserWithSession(harness.app);
+    const alice = await billedUser();
     const bob = await createUserWithSession(harness.app);
     const { invoice } = (await post('/api/v1/billing/change-plan', alice.cookie, { plan: 'pro' })).json();
     expect((await get(`/api/v1/billing/invoices/${invoice.id}/download`, bob.cookie)).statusCode).toBe(404);
@@ -173,7 +181,7 @@ describe('billing', () => {
 
   it('charges exactly the amount the preview showed, or changes nothing (409) when it no longer is that amount', async () => {
     clock.set('2026-03-16T00:00:00.000Z');
-    const { cookie } = await createUserWithSession(harness.app);
+    const { cookie } = await billedUser();
     const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'pro' })).json();
     expect(preview.totalCents).toBe(1497);
     // Confirmed 9 minutes later, by when the rest of the month costs a cent less: refused, plan unchanged.
@@ -204,7 +212,7 @@ describe('billing', () => {
 
   it('a credit is refused the same way: the amount shown, not a larger one', async () => {
     clock.set('2026-03-10T00:00:00.000Z');
-    const { cookie } = await createUserWithSession(harness.app);
+    const { cookie } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
     const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'free' })).json();
     expect(preview.totalCents).toBeLessThan(0);

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import { subscriptions } from '../../db/schema/index.ts';
+import { syncSubscription } from '../billing/billing.service.ts';
 import { createSession, SESSION_COOKIE } from '../auth/session.service.ts';
 import type { UsageEventInput } from '../usage/usage.writer.ts';
 
@@ -49,4 +53,16 @@ export function portalClient(app: () => FastifyInstance, clock: { now(): number 
     sessionFor: async (userId: string) =>
       `${SESSION_COOKIE}=${(await createSession(app().context.database.db, userId, { remember: false, now: clock.now() })).token}`,
   };
+}
+
+/**
+ * Uses up an account's one free trial (it ended an hour before `now`), so that its next move to a
+ * paid plan is billed at once: for tests of proration, invoices and renewals.
+ */
+export async function spendTrial(db: Database, userId: string, now: number): Promise<void> {
+  await syncSubscription(db, { id: userId, plan: 'free' }, now);
+  await db
+    .update(subscriptions)
+    .set({ trialEndsAt: new Date(now - 3_600_000) })
+    .where(eq(subscriptions.userId, userId));
 }

@@ -1,0 +1,5 @@
+ALTER TABLE "subscriptions" ADD COLUMN "trial_ends_at" timestamp with time zone;--> statement-breakpoint
+-- Accounts that were already billed for a paid plan (on one now, or with any invoice) had no trial
+-- and do not get one now: their mark is set to a time already past.
+UPDATE "subscriptions" SET "trial_ends_at" = "created_at"
+WHERE "plan" IN ('pro', 'enterprise') OR EXISTS (SELECT 1 FROM "invoices" WHERE "invoices"."user_id" = "subscriptions"."user_id");

@@ -1,0 +1,237 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
+import { invoices, subscriptions, users } from '../../db/schema/index.ts';
+import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { recordUsageEvents } from '../usage/usage.writer.ts';
+import { renewDueSubscriptions, stopRenewalOnReclaim } from './billing.service.ts';
+
+/** The one 14-day free trial every account has: started by the first move to a paid plan, billed from its end. */
+describe('billing: the free trial', () => {
+  const clock = settableClock('2026-03-16T00:00:00.000Z');
+  let harness: TestApp;
+
+  beforeEach(async () => {
+    clock.set('2026-03-16T00:00:00.000Z');
+    harness = await createTestApp({}, { clock });
+  });
+  afterEach(async () => harness.close());
+
+  const db = () => harness.app.context.database.db;
+  const { get, post, sessionFor } = portalClient(() => harness.app, clock);
+  const planOf = async (userId: string) => (await db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)))[0]?.plan;
+  const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId)).orderBy(invoices.createdAt);
+  const failures: unknown[] = [];
+  const sweep = () => renewDueSubscriptions(db(), clock.now(), { onError: (_userId, error) => failures.push(error) });
+  const overviewAt = async (iso: string, userId: string) => {
+    clock.set(iso);
+    return (await get('/api/v1/billing', await sessionFor(userId))).json();
+  };
+
+  it('the first move to a paid plan starts a 14-day trial: nothing due now, the first invoice at its end', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    expect((await get('/api/v1/billing', cookie)).json()).toMatchObject({ plan: 'free', trialAvailable: true, trialEndsAt: null });
+
+    const preview = await post('/api/v1/billing/preview', cookie, { plan: 'pro' });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json()).toEqual({
+      fromPlan: 'free',
+      fromPeriod: 'monthly',
+      toPlan: 'pro',
+      toPeriod: 'monthly',
+      creditCents: 0,
+      chargeCents: 0,
+      overageCents: 0,
+      totalCents: 0,
+      prorated: false,
+      periodStart: '2026-03-16T00:00:00.000Z',
+      periodEnd: '2026-03-30T00:00:00.000Z',
+      lines: [{ description: 'Pro plan (monthly), free trial, Mar 16, 2026 to Mar 29, 2026', amountCents: 0 }],
+      // The first paid period runs from the trial's end to the end of March: 2 of its 31 days.
+      trial: { endsAt: '2026-03-30T00:00:00.000Z', firstInvoiceCents: 187 },
+    });
+
+    const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'pro', expectedTotalCents: 0 });
+    expect(change.statusCode).toBe(200);
+    expect(change.json().invoice).toBeNull();
+    expect(change.json().billing).toMatchObject({
+      plan: 'pro',
+      priceCents: 2900,
+      currentPeriodStart: '2026-03-16T00:00:00.000Z',
+      currentPeriodEnd: '2026-03-30T00:00:00.000Z',
+      nextBillingDate: '2026-03-30T00:00:00.000Z',
+      trialEndsAt: '2026-03-30T00:00:00.000Z',
+      trialAvailable: false,
+      estimatedBillCents: 187,
+      usage: { tokensLimit: 1_000_000 },
+    });
+    expect(await planOf(user.id)).toBe('pro');
+    expect(await invoicesOf(user.id)).toEqual([]);
+
+    // Over quota in the trial: the trial waives the plan's price, not the overage, which the first invoice bills.
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 900_000, completionTokens: 300_000 })]);
+    expect(await overviewAt('2026-03-29T23:59:00.000Z', user.id)).toMatchObject({
+      trialEndsAt: '2026-03-30T00:00:00.000Z',
+      overage: { tokens: 200_000, costCents: 1000, applies: true },
+      estimatedBillCents: 1187,
+    });
+    expect(await sweep()).toBe(0);
+
+    clock.set('2026-03-30T00:00:30.000Z');
+    expect(await sweep()).toBe(1);
+    expect(failures).toEqual([]);
+    const [first, ...rest] = await invoicesOf(user.id);
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({
+      amountCents: 1187,
+      status: 'open',
+      periodStart: new Date('2026-03-30T00:00:00.000Z'),
+      periodEnd: new Date('2026-04-01T00:00:00.000Z'),
+      createdAt: new Date('2026-03-30T00:00:00.000Z'),
+    });
+    expect(first?.lines.map(({ description, amountCents }) => ({ description, amountCents }))).toEqual([
+      { description: 'Pro plan (monthly), Mar 30, 2026 to Mar 31, 2026, prorated', amountCents: 187 },
+      { description: 'Overage: 200,000 tokens over quota in March 2026', amountCents: 1000 },
+    ]);
+    expect(await overviewAt('2026-03-30T00:01:00.000Z', user.id)).toMatchObject({
+      plan: 'pro',
+      trialEndsAt: null,
+      trialAvailable: false,
+      currentPeriodStart: '2026-03-01T00:00:00.000Z',
+      nextBillingDate: '2026-04-01T00:00:00.000Z',
+      estimatedBillCents: 2900,
+    });
+
+    // After it, renewals are as usual: the 1st, the whole price, and only March's overage not yet billed.
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-31T10:00:00Z', { promptTokens: 100_000, completionTokens: 0 })]);
+    clock.set('2026-04-01T00:00:30.000Z');
+    expect(await sweep()).toBe(1);
+    const renewal = (await invoicesOf(user.id))[1];
+    expect(renewal?.lines.map(({ description, amountCents }) => ({ description, amountCents }))).toEqual([
+      { description: 'Pro plan (monthly), Apr 1, 2026 to Apr 30, 2026', amountCents: 2900 },
+      { description: 'Overage: 100,000 tokens over quota in March 2026', amountCents: 500 },
+    ]);
+    expect(await sweep()).toBe(0);
+    expect(await invoicesOf(user.id)).toHaveLength(2);
+  });
+
+  it('a trial that crosses a month end bills nothing on the 1st; its first invoice covers the rest of the month it ends in', async () => {
+    clock.set('2026-03-25T12:00:00.000Z');
+    const { cookie, user } = await createUserWithSession(harness.app);
+    expect((await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' })).json().invoice).toBeNull();
+
+    clock.set('2026-04-01T00:00:30.000Z');
+    expect(await sweep()).toBe(0);
+    expect(await invoicesOf(user.id)).toEqual([]);
+    expect(await overviewAt('2026-04-02T00:00:00.000Z', user.id)).toMatchObject({
+      plan: 'pro',
+      trialEndsAt: '2026-04-08T12:00:00.000Z',
+      // April 8, noon, to May 1: 22.5 of April's 30 days.
+      estimatedBillCents: 2175,
+    });
+
+    clock.set('2026-04-08T12:00:00.000Z');
+    expect(await sweep()).toBe(1);
+    const [first] = await invoicesOf(user.id);
+    expect(first).toMatchObject({
+      amountCents: 2175,
+      periodStart: new Date('2026-04-08T12:00:00.000Z'),
+      periodEnd: new Date('2026-05-01T00:00:00.000Z'),
+    });
+    expect(first?.lines[0]?.description).toBe('Pro plan (monthly), Apr 8, 2026 to Apr 30, 2026, prorated');
+  });
+
+  it('a change between paid plans stays in the trial; the first invoice bills the plan held at its end', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    clock.set('2026-03-20T00:00:00.000Z');
+    const later = await sessionFor(user.id);
+    const preview = (await post('/api/v1/billing/preview', later, { plan: 'enterprise', period: 'yearly' })).json();
+    expect(preview).toMatchObject({
+      totalCents: 0,
+      creditCents: 0,
+      periodStart: '2026-03-16T00:00:00.000Z',
+      periodEnd: '2026-03-30T00:00:00.000Z',
+      lines: [{ description: 'Enterprise plan (yearly), free trial, Mar 20, 2026 to Mar 29, 2026', amountCents: 0 }],
+      trial: { endsAt: '2026-03-30T00:00:00.000Z', firstInvoiceCents: 199_900 },
+    });
+    const change = (
+      await post('/api/v1/billing/change-plan', later, { plan: 'enterprise', period: 'yearly', expectedTotalCents: 0 })
+    ).json();
+    expect(change.invoice).toBeNull();
+    expect(change.billing).toMatchObject({
+      plan: 'enterprise',
+      period: 'yearly',
+      trialEndsAt: '2026-03-30T00:00:00.000Z',
+      estimatedBillCents: 199_900,
+    });
+
+    clock.set('2026-03-30T00:00:00.000Z');
+    expect(await sweep()).toBe(1);
+    const [first] = await invoicesOf(user.id);
+    expect(first?.lines.map(({ description, amountCents }) => ({ description, amountCents }))).toEqual([
+      { description: 'Enterprise plan (yearly), Mar 30, 2026 to Mar 29, 2027', amountCents: 199_900 },
+    ]);
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.userId, user.id));
+    expect(sub).toMatchObject({
+      currentPeriodStart: new Date('2026-03-30T00:00:00.000Z'),
+      currentPeriodEnd: new Date('2027-03-30T00:00:00.000Z'),
+    });
+  });
+
+  it('cancelled in the trial, the plan ends with it and nothing is billed', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    const cancelled = (await post('/api/v1/billing/cancel', cookie)).json();
+    expect(cancelled).toMatchObject({
+      plan: 'pro',
+      cancelAtPeriodEnd: true,
+      trialEndsAt: '2026-03-30T00:00:00.000Z',
+      estimatedBillCents: 0,
+    });
+
+    clock.set('2026-03-30T00:00:00.000Z');
+    expect(await sweep()).toBe(1);
+    expect(await planOf(user.id)).toBe('free');
+    expect(await invoicesOf(user.id)).toEqual([]);
+    // The trial is spent: a return to Pro is billed at once.
+    expect(await overviewAt('2026-03-30T00:00:00.000Z', user.id)).toMatchObject({ plan: 'free', trialEndsAt: null, trialAvailable: false });
+    const again = (await post('/api/v1/billing/preview', await sessionFor(user.id), { plan: 'pro' })).json();
+    expect(again).toMatchObject({ trial: null, chargeCents: 187, totalCents: 187, prorated: true });
+  });
+
+  it('leaving for Free ends the trial with nothing to credit, and there is no second one', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
+    clock.set('2026-03-18T00:00:00.000Z');
+    const later = await sessionFor(user.id);
+    const preview = (await post('/api/v1/billing/preview', later, { plan: 'free' })).json();
+    expect(preview).toMatchObject({ creditCents: 0, chargeCents: 0, totalCents: 0, lines: [], trial: null });
+    const left = (await post('/api/v1/billing/change-plan', later, { plan: 'free', expectedTotalCents: 0 })).json();
+    expect(left.invoice).toBeNull();
+    expect(left.billing).toMatchObject({
+      plan: 'free',
+      trialEndsAt: null,
+      trialAvailable: false,
+      currentPeriodStart: '2026-03-01T00:00:00.000Z',
+    });
+
+    const back = (await post('/api/v1/billing/preview', later, { plan: 'pro' })).json();
+    // March 18 to April 1: 14 of 31 days.
+    expect(back).toMatchObject({ trial: null, chargeCents: 1310, totalCents: 1310 });
+    const change = (await post('/api/v1/billing/change-plan', later, { plan: 'pro', expectedTotalCents: 1310 })).json();
+    expect(change.invoice).toMatchObject({ amountCents: 1310, status: 'open' });
+    expect(change.billing).toMatchObject({ plan: 'pro', trialEndsAt: null, nextBillingDate: '2026-04-01T00:00:00.000Z' });
+    expect(await invoicesOf(user.id)).toHaveLength(1);
+  });
+
+  it('an account reclaimed by a password reset during the trial is not billed when it ends', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    expect(await stopRenewalOnReclaim(db(), user.id, clock.now())).toBe(true);
+    clock.set('2026-04-02T00:00:00.000Z');
+    expect(await sweep()).toBe(1);
+    expect(await planOf(user.id)).toBe('free');
+    expect(await invoicesOf(user.id)).toEqual([]);
+  });
+});
