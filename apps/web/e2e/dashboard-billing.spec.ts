@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { horizontalOverflow, registerOnboardedUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 import { allowFailedResources } from './public-helpers';
@@ -12,8 +13,88 @@ function dueNowLabel(quote: { chargeCents: number; prorated: boolean }): string 
   return quote.prorated ? 'Due now (prorated)' : /Due now\$/;
 }
 
+/** A UTC day as the dashboard writes it: `Dec 13, 2026`. */
+const utcDay = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+
+/** Chooses a plan in the Change plan dialog and reviews it; returns the server's preview. */
+async function reviewChange(page: Page, plan: RegExp) {
+  await page.getByRole('button', { name: 'Change plan' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(plan).check();
+  const quoted = page.waitForResponse((response) => response.url().endsWith('/api/v1/billing/preview'));
+  await dialog.getByRole('button', { name: 'Review change' }).click();
+  return { dialog, quote: await (await quoted).json() };
+}
+
+test('billing: the first paid plan is a 14-day free trial; cancelled in it nothing is billed, and it is not given twice', async ({
+  page,
+}) => {
+  await registerOnboardedUser(page, 'Grace Murray');
+  await page.goto('/dashboard/billing');
+  await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  await expect(page.getByTestId('trial-offer')).toHaveText(
+    'Pro and Enterprise start with a 14-day free trial: nothing is billed until it ends.',
+  );
+
+  const started = await reviewChange(page, /^Pro/);
+  const { trial } = started.quote;
+  expect(Date.parse(trial.endsAt) - Date.parse(started.quote.periodStart)).toBe(14 * 86_400_000);
+  const ends = utcDay(trial.endsAt);
+  const preview = started.dialog.getByTestId('proration-preview');
+  await expect(preview).toContainText('Pro plan (monthly), free trial');
+  await expect(preview).toContainText(/Due now\s*\$0\.00/);
+  await expect(preview).not.toContainText('prorated');
+  await expect(started.dialog.getByTestId('trial-terms')).toContainText(
+    `Free trial until ${ends}: nothing is billed for Pro before then, and if you cancel first, nothing at all. Then it is $29/month; the first invoice, on ${ends}, is ${dollars(trial.firstInvoiceCents)} for the rest of that month.`,
+  );
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await started.dialog.getByRole('button', { name: 'Confirm change' }).click();
+  await expect(page.getByText(`Your Pro free trial has started: nothing is billed until ${ends}`)).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro');
+  await expect(page.getByText('Free trial', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('trial-status')).toHaveText(
+    `Free trial until ${ends}: nothing is billed for Pro until then, when the first invoice is issued.`,
+  );
+  await expect(page.getByTestId('next-billing-date')).toHaveText(ends);
+  await expect(page.getByTestId('estimated-bill')).toHaveText(dollars(trial.firstInvoiceCents));
+  await expect(page.getByText('Estimated first bill')).toBeVisible();
+  await expect(page.getByText('No invoices yet')).toBeVisible();
+  await expect(page.getByTestId('trial-offer')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('That is the end of your free trial: nothing is billed for Pro.');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByTestId('trial-status')).toHaveText(`Your free trial ends ${ends} and nothing is billed for Pro.`);
+  await expect(page.getByTestId('estimated-bill')).toHaveText('$0.00');
+  await page.getByRole('button', { name: 'Resume subscription' }).click();
+  await expect(page.getByTestId('estimated-bill')).toHaveText(dollars(trial.firstInvoiceCents));
+
+  // Back to Free: the trial ends, with nothing to credit, and a later move to Pro is billed at once.
+  const left = await reviewChange(page, /^Free/);
+  await expect(left.dialog.getByTestId('proration-preview')).toContainText('Nothing to charge or credit.');
+  await expect(left.dialog.getByTestId('proration-preview')).toContainText('Your free trial ends now and cannot be started again.');
+  await left.dialog.getByRole('button', { name: 'Confirm change' }).click();
+  await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  await expect(page.getByTestId('trial-offer')).toHaveCount(0);
+  const again = await reviewChange(page, /^Pro/);
+  expect(again.quote.trial).toBeNull();
+  await expect(again.dialog.getByTestId('proration-preview')).toContainText(dueNowLabel(again.quote));
+  await expect(page.getByText('No invoices yet')).toBeVisible();
+});
+
+/** Starts the account's free trial and leaves it (through the API, as the dialog does), so its next move to a paid plan is billed. */
+async function spendTrial(page: Page) {
+  for (const plan of ['pro', 'free']) {
+    const response = await page.request.post('/api/v1/billing/change-plan', { data: { plan, period: 'monthly' } });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+}
+
 test('billing: upgrade with proration shown first, invoice download, cancel and resume', async ({ page, consoleErrors }) => {
   await registerOnboardedUser(page, 'Barbara Liskov');
+  await spendTrial(page);
   await page.goto('/dashboard/billing');
   await expect(page.getByTestId('current-plan')).toHaveText('Free');
   await expect(page.getByTestId('overage')).toHaveText('$0.00');
@@ -100,6 +181,7 @@ test('billing: the amount shown is the amount charged; when it has moved, the di
   consoleErrors,
 }) => {
   await registerOnboardedUser(page, 'Frances Allen');
+  await spendTrial(page);
   await page.goto('/dashboard/billing');
   await page.getByRole('button', { name: 'Change plan' }).click();
   const dialog = page.getByRole('dialog');

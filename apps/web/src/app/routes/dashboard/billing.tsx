@@ -9,7 +9,7 @@ import { Skeleton } from '~/components/ui/skeleton';
 import { EmptyState, ErrorState } from '~/components/ui/state-panels';
 import { billingQuery, invoicesQuery } from '~/features/billing/api/billing';
 import { CancelSubscription } from '~/features/billing/components/cancel-subscription';
-import { ChangePlanDialog } from '~/features/billing/components/change-plan-dialog';
+import { ChangePlanDialog, TRIAL_DAYS } from '~/features/billing/components/change-plan-dialog';
 import { InvoiceTable } from '~/features/billing/components/invoice-table';
 import { shownTokens } from '~/features/usage/shown-tokens';
 import { formatCents, formatLastDay, formatNumber, formatUtcDate } from '~/lib/format';
@@ -59,8 +59,19 @@ export default function BillingPage() {
                   {data.priceCents === 0 ? '$0/month' : `${formatCents(data.priceCents)}/${data.period === 'monthly' ? 'month' : 'year'}`}
                 </p>
               </div>
-              {data.cancelAtPeriodEnd && <Badge tone="warning">Cancels {formatLastDay(data.currentPeriodEnd)}</Badge>}
+              {data.cancelAtPeriodEnd ? (
+                <Badge tone="warning">Cancels {formatLastDay(data.currentPeriodEnd)}</Badge>
+              ) : (
+                data.trialEndsAt && <Badge tone="accent">Free trial</Badge>
+              )}
             </div>
+            {data.trialEndsAt && (
+              <p className="mt-2 text-sm text-muted-foreground" data-testid="trial-status">
+                {data.cancelAtPeriodEnd
+                  ? `Your free trial ends ${formatUtcDate(data.trialEndsAt)} and nothing is billed for ${data.planName}.`
+                  : `Free trial until ${formatUtcDate(data.trialEndsAt)}: nothing is billed for ${data.planName} until then, when the first invoice is issued.`}
+              </p>
+            )}
             <dl className="mt-4 divide-y divide-border">
               <Row label="Billing period" value={`${formatUtcDate(data.currentPeriodStart)} – ${formatLastDay(data.currentPeriodEnd)}`} />
               <Row
@@ -75,10 +86,17 @@ export default function BillingPage() {
                 {DEMO_ACCOUNT_REFUSALS.billing}
               </p>
             ) : (
-              <div className="mt-4 flex flex-wrap gap-2">
-                <ChangePlanDialog billing={data} />
-                {paid && <CancelSubscription billing={data} />}
-              </div>
+              <>
+                <div className="mt-4 flex flex-wrap gap-2">
+                  <ChangePlanDialog billing={data} />
+                  {paid && <CancelSubscription billing={data} />}
+                </div>
+                {data.trialAvailable && (
+                  <p className="mt-3 text-sm text-muted-foreground" data-testid="trial-offer">
+                    Pro and Enterprise start with a {TRIAL_DAYS}-day free trial: nothing is billed until it ends.
+                  </p>
+                )}
+              </>
             )}
           </Card>
 
@@ -106,7 +124,11 @@ export default function BillingPage() {
                     : formatCents(0)
                 }
               />
-              <Row label="Estimated bill" value={formatCents(data.estimatedBillCents)} testId="estimated-bill" />
+              <Row
+                label={data.trialEndsAt && !data.cancelAtPeriodEnd ? 'Estimated first bill' : 'Estimated bill'}
+                value={formatCents(data.estimatedBillCents)}
+                testId="estimated-bill"
+              />
             </dl>
             <p className="mt-3 text-xs text-muted-foreground">
               {data.overage.applies
@@ -145,7 +167,7 @@ export default function BillingPage() {
           </div>
         ) : invoices.data.invoices.length === 0 ? (
           <EmptyState icon={FileText} title="No invoices yet">
-            Invoices appear here when you move to a paid plan and at each renewal.
+            Invoices appear here when a paid plan is billed: at the end of a free trial, on a plan change and at each renewal.
           </EmptyState>
         ) : (
           <InvoiceTable invoices={invoices.data.invoices} />

@@ -38,8 +38,9 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
         <DialogHeader>
           <DialogTitle>Cancel your {billing.planName} subscription?</DialogTitle>
           <DialogDescription>
-            You keep {billing.planName} until {formatLastDay(billing.currentPeriodEnd)}, then move to the Free plan. You can resume any time
-            before then.
+            You keep {billing.planName} until {formatLastDay(billing.currentPeriodEnd)}, then move to the Free plan.
+            {billing.trialEndsAt && ` That is the end of your free trial: nothing is billed for ${billing.planName}.`} You can resume any
+            time before then.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

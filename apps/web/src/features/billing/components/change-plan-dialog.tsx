@@ -7,7 +7,7 @@ import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';
-import { formatCents, formatLastDay, formatNumber } from '~/lib/format';
+import { formatCents, formatLastDay, formatNumber, formatUtcDate } from '~/lib/format';
 import { previewPlanChange, useChangePlan } from '../api/billing';
 
 function priceLabel(planId: PlanId, period: BillingPeriod): string {
@@ -16,7 +16,24 @@ function priceLabel(planId: PlanId, period: BillingPeriod): string {
   return period === 'monthly' ? `$${formatNumber(plan.price.monthly)}/month` : `$${formatNumber(plan.price.yearly)}/year`;
 }
 
-function ProrationSummary({ preview }: { preview: ProrationPreview }) {
+/** Every paid plan's trial is the same length; the Pro plan's is the one named before a plan is chosen. */
+export const TRIAL_DAYS = PLANS.find((candidate) => candidate.id === 'pro')?.trialDays;
+const planNameOf = (planId: PlanId) => PLANS.find((candidate) => candidate.id === planId)?.name ?? planId;
+
+/** What follows a free trial: its end, the plan's price, and the first invoice (a monthly plan's is the rest of that month). */
+function TrialTerms({ preview, trial }: { preview: ProrationPreview; trial: NonNullable<ProrationPreview['trial']> }) {
+  const ends = formatUtcDate(trial.endsAt);
+  return (
+    <p className="text-xs text-muted-foreground" data-testid="trial-terms">
+      Free trial until {ends}: nothing is billed for {planNameOf(preview.toPlan)} before then, and if you cancel first, nothing at all. Then
+      it is {priceLabel(preview.toPlan, preview.toPeriod)}; the first invoice, on {ends}, is {formatCents(trial.firstInvoiceCents)}
+      {preview.toPeriod === 'monthly' ? ' for the rest of that month' : ' for a year'}.
+      {PLANS.find((candidate) => candidate.id === preview.toPlan)?.tokensPerMonth != null && ' Tokens over its quota are billed as usual.'}
+    </p>
+  );
+}
+
+function ProrationSummary({ preview, endsTrial }: { preview: ProrationPreview; endsTrial: boolean }) {
   return (
     <div className="space-y-3 rounded-md border border-border p-4 text-sm" data-testid="proration-preview">
       <ul className="space-y-2">
@@ -36,10 +53,14 @@ function ProrationSummary({ preview }: { preview: ProrationPreview }) {
         </span>
         <span className="tabular-nums">{formatCents(Math.abs(preview.totalCents))}</span>
       </div>
-      <p className="text-xs text-muted-foreground">
-        Takes effect immediately. Your period runs to {formatLastDay(preview.periodEnd)}.
-        {preview.totalCents > 0 && ' With no card on file, the invoice stays open until paid.'}
-      </p>
+      {preview.trial ? (
+        <TrialTerms preview={preview} trial={preview.trial} />
+      ) : (
+        <p className="text-xs text-muted-foreground">
+          Takes effect immediately.{endsTrial && ' Your free trial ends now and cannot be started again.'} Your period runs to{' '}
+          {formatLastDay(preview.periodEnd)}.{preview.totalCents > 0 && ' With no card on file, the invoice stays open until paid.'}
+        </p>
+      )}
     </div>
   );
 }
@@ -84,6 +105,11 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
         <DialogHeader>
           <DialogTitle>Change plan</DialogTitle>
           <DialogDescription>
+            {billing.trialAvailable
+              ? `Your first paid plan starts with a ${TRIAL_DAYS}-day free trial: nothing is billed until it ends. `
+              : billing.trialEndsAt
+                ? `You are in your free trial: a change of paid plan or period costs nothing until it ends on ${formatUtcDate(billing.trialEndsAt)}. `
+                : ''}
             Changes take effect at once: unused time on your plan is credited, and a part of a period is charged pro rata.
           </DialogDescription>
         </DialogHeader>
@@ -137,7 +163,9 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
               </label>
             ))}
           </fieldset>
-          {preview.data && <ProrationSummary preview={preview.data} />}
+          {preview.data && (
+            <ProrationSummary preview={preview.data} endsTrial={billing.trialEndsAt !== null && preview.data.trial === null} />
+          )}
           {requoted && preview.data && (
             <p role="status" className="text-sm text-muted-foreground" data-testid="requoted">
               {requoted} The amounts above are up to date.
@@ -163,7 +191,11 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                   const previewed = { plan: shown.toPlan, period: shown.toPeriod };
                   try {
                     await change.mutateAsync({ ...previewed, expectedTotalCents: shown.totalCents });
-                    toast.success(`You are now on the ${PLANS.find((candidate) => candidate.id === plan)?.name} plan`);
+                    toast.success(
+                      shown.trial && !billing.trialEndsAt
+                        ? `Your ${planNameOf(shown.toPlan)} free trial has started: nothing is billed until ${formatUtcDate(shown.trial.endsAt)}`
+                        : `You are now on the ${planNameOf(shown.toPlan)} plan`,
+                    );
                     setOpen(false);
                     reset();
                   } catch (error) {
