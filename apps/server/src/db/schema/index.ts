@@ -221,25 +221,35 @@ export const usageDaily = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.day, table.environment, table.provider, table.model] })],
 );
 
-export const subscriptions = pgTable('subscriptions', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  plan: text('plan').notNull(),
-  period: text('period', { enum: ['monthly', 'yearly'] })
-    .notNull()
-    .default('monthly'),
-  currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
-  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
-  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
-  /**
-   * The account's one free trial: null until a move to a paid plan starts it, then when it ends
-   * (the trial is the period that ends then); a trial left early for an unpaid plan ends at once.
-   */
-  trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan').notNull(),
+    period: text('period', { enum: ['monthly', 'yearly'] })
+      .notNull()
+      .default('monthly'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /**
+     * The account's one free trial: null until a move to a paid plan starts it, then when it ends
+     * (the trial is the period that ends then); a trial left early for an unpaid plan ends at once.
+     */
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    /** When the trial's end was announced by e-mail (a few days before it), so it is announced once. */
+    trialRemindedAt: timestamp('trial_reminded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // The billing sweep's two reads every minute: periods that are over, and trials not yet announced.
+    index('subscriptions_period_end_idx').on(table.currentPeriodEnd),
+    index('subscriptions_trial_reminder_idx').on(table.trialEndsAt).where(sql`${table.trialRemindedAt} is null`),
+  ],
+);
 
 export const invoices = pgTable(
   'invoices',

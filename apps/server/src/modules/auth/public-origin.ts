@@ -10,8 +10,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  */
 export function publicOrigin(env: Env, request: FastifyRequest): string {
   if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
-  const fallbackHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
-  const fallback = `http://${fallbackHost.includes(':') ? `[${fallbackHost}]` : fallbackHost}:${env.PORT}`;
+  const fallback = configuredOrigin(env);
   let candidate: URL;
   try {
     candidate = new URL(`${request.protocol}://${request.host}`);
@@ -20,4 +19,11 @@ export function publicOrigin(env: Env, request: FastifyRequest): string {
   }
   const trusted = LOOPBACK.has(candidate.hostname) || candidate.hostname === env.HOST;
   return trusted ? candidate.origin : fallback;
+}
+
+/** The origin for links in mail sent without a request (the billing sweep's): PUBLIC_URL, else this server's address. */
+export function configuredOrigin(env: Env): string {
+  if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT}`;
 }

@@ -4,7 +4,9 @@ import { createTestApp, createUserWithSession, type TestApp } from '../../../tes
 import { invoices, subscriptions, users } from '../../db/schema/index.ts';
 import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
+import { readOutbox } from '../../lib/mailer.ts';
 import { renewDueSubscriptions, stopRenewalOnReclaim } from './billing.service.ts';
+import { remindTrialsEnding, TRIAL_ENDING_MAIL_KIND } from './trial-reminder.ts';
 
 /** The one 14-day free trial every account has: started by the first move to a paid plan, billed from its end. */
 describe('billing: the free trial', () => {
@@ -233,5 +235,65 @@ describe('billing: the free trial', () => {
     expect(await sweep()).toBe(1);
     expect(await planOf(user.id)).toBe('free');
     expect(await invoicesOf(user.id)).toEqual([]);
+  });
+
+  it('tells the account once, three days before the trial ends, what will be billed and how to stop it', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    const yearly = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', yearly.cookie, { plan: 'enterprise', period: 'yearly' });
+    const cancelled = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cancelled.cookie, { plan: 'pro' });
+    await post('/api/v1/billing/cancel', cancelled.cookie);
+    const remind = () => remindTrialsEnding(db(), harness.app.context.mailer, clock.now(), 'https://conductor.example');
+    const mailsTo = (email: string) => readOutbox(harness.app.context, email, TRIAL_ENDING_MAIL_KIND);
+
+    clock.set('2026-03-26T23:59:00.000Z');
+    expect(await remind()).toBe(0);
+    clock.set('2026-03-27T00:00:00.000Z');
+    expect(await remind()).toBe(2);
+    expect(await remind()).toBe(0);
+    clock.set('2026-03-29T00:00:00.000Z');
+    expect(await remind()).toBe(0);
+
+    const [mail, ...more] = await mailsTo(user.email);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe('Your Conductor Pro trial ends on Mar 30, 2026');
+    expect(mail?.text).toBe(
+      [
+        `Hi ${user.name},`,
+        '',
+        'Your free trial of the Pro plan ends on Mar 30, 2026 at 00:00 UTC. From then Pro is $29/month: the first invoice, on that day, bills $1.87 for the rest of March 2026, with any tokens over the quota so far.',
+        '',
+        'To keep Pro, there is nothing to do. To end the trial without being billed for it, cancel your subscription in Billing before then:',
+        '',
+        'https://conductor.example/dashboard/billing',
+        '',
+        'The Conductor team',
+      ].join('\n'),
+    );
+    // Enterprise has no quota, and a yearly plan's first invoice is a whole year.
+    const [enterprise] = await mailsTo(yearly.user.email);
+    expect(enterprise?.text).toContain(
+      'From then Enterprise is $1999/year: the first invoice, on that day, bills $1,999.00 for its first year.',
+    );
+    // A cancelled trial ends without a bill: nothing to announce.
+    expect(await mailsTo(cancelled.user.email)).toEqual([]);
+  });
+
+  it('the server’s own sweep announces the trial’s end and then bills its first invoice, without any request', async () => {
+    await harness.close();
+    harness = await createTestApp({}, { clock, billingSweepMs: 20 });
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    clock.set('2026-03-28T00:00:00.000Z');
+    await expect
+      .poll(async () => (await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).length, { timeout: 5_000 })
+      .toBe(1);
+    expect(await invoicesOf(user.id)).toEqual([]);
+    clock.set('2026-03-30T00:00:01.000Z');
+    await expect.poll(async () => (await invoicesOf(user.id)).map((invoice) => invoice.amountCents), { timeout: 5_000 }).toEqual([187]);
+    // The mail went once, however many sweeps ran since.
+    expect(await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).toHaveLength(1);
   });
 });

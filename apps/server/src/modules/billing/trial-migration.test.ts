@@ -45,7 +45,7 @@ describe('migration 0009: trials for existing accounts', () => {
     const neverPaid = await subscription('free');
 
     const migration = readFileSync(new URL('../../db/migrations/0009_subscription_trial.sql', import.meta.url), 'utf8');
-    const backfill = migration.split('--> statement-breakpoint')[1];
+    const backfill = migration.split('--> statement-breakpoint').at(-1);
     expect(backfill).toMatch(/^\s*-- Accounts that were already billed/);
     await db.execute(sql.raw(backfill ?? ''));
 
