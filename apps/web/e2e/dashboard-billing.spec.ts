@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { readConfirmationLink } from './auth-helpers';
 import { horizontalOverflow, registerOnboardedUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 import { allowFailedResources } from './public-helpers';
@@ -18,6 +19,13 @@ const utcDay = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
+/** Confirms the account's address with the link mailed on registration (its own session, as the owner would). */
+async function confirmEmail(page: Page, email: string) {
+  const link = await readConfirmationLink(page.request, email);
+  const response = await page.request.post('/api/v1/auth/verify-email', { data: { token: link.searchParams.get('token') } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 /** Chooses a plan in the Change plan dialog and reviews it; returns the server's preview. */
 async function reviewChange(page: Page, plan: RegExp) {
   await page.getByRole('button', { name: 'Change plan' }).click();
@@ -28,12 +36,25 @@ async function reviewChange(page: Page, plan: RegExp) {
   return { dialog, quote: await (await quoted).json() };
 }
 
-test('billing: the first paid plan is a 14-day free trial; cancelled in it nothing is billed, and it is not given twice', async ({
+test('billing: the first paid plan is a 14-day free trial, for a confirmed address; cancelled in it the plan is not billed, and it is not given twice', async ({
   page,
+  consoleErrors,
 }) => {
-  await registerOnboardedUser(page, 'Grace Murray');
+  const account = await registerOnboardedUser(page, 'Grace Murray');
   await page.goto('/dashboard/billing');
   await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  await expect(page.getByTestId('trial-offer')).toHaveText(
+    'Pro and Enterprise start with a 14-day free trial: nothing is billed until it ends. Confirm your email address to start it.',
+  );
+  // Unconfirmed, the trial is refused with the reason, and nothing changes.
+  const unconfirmed = await reviewChange(page, /^Pro/);
+  expect(unconfirmed.quote.error.code).toBe('forbidden');
+  await expect(unconfirmed.dialog.getByRole('alert')).toHaveText(unconfirmed.quote.error.message);
+  await expect(unconfirmed.dialog.getByRole('alert')).toContainText('Confirm your email address to start your free trial');
+  allowFailedResources(consoleErrors, [403]);
+  await unconfirmed.dialog.getByRole('button', { name: 'Cancel' }).click();
+  await confirmEmail(page, account.email);
+  await page.reload();
   await expect(page.getByTestId('trial-offer')).toHaveText(
     'Pro and Enterprise start with a 14-day free trial: nothing is billed until it ends.',
   );
@@ -47,7 +68,7 @@ test('billing: the first paid plan is a 14-day free trial; cancelled in it nothi
   await expect(preview).toContainText(/Due now\s*\$0\.00/);
   await expect(preview).not.toContainText('prorated');
   await expect(started.dialog.getByTestId('trial-terms')).toContainText(
-    `Free trial until ${ends}: nothing is billed for Pro before then, and if you cancel first, nothing at all. Then it is $29/month; the first invoice, on ${ends}, is ${dollars(trial.firstInvoiceCents)} for the rest of that month.`,
+    `Free trial until ${ends}: nothing is billed for Pro before then, and if you cancel first, nothing for the plan at all. Then it is $29/month; the first invoice, on ${ends}, is ${dollars(trial.firstInvoiceCents)} for the rest of that month. Tokens over its quota, in the trial too, are billed as usual.`,
   );
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   await started.dialog.getByRole('button', { name: 'Confirm change' }).click();
@@ -69,7 +90,14 @@ test('billing: the first paid plan is a 14-day free trial; cancelled in it nothi
   await expect(page.getByTestId('trial-status')).toHaveText(`Your free trial ends ${ends} and nothing is billed for Pro.`);
   await expect(page.getByTestId('estimated-bill')).toHaveText('$0.00');
   await page.getByRole('button', { name: 'Resume subscription' }).click();
+  await expect(page.getByText(`Your free trial goes on: the first invoice comes on ${ends}`)).toBeVisible();
   await expect(page.getByTestId('estimated-bill')).toHaveText(dollars(trial.firstInvoiceCents));
+  // In the trial, the dialog says what a change costs now: nothing, and Free ends it.
+  await page.getByRole('button', { name: 'Change plan' }).click();
+  await expect(page.getByRole('dialog')).toContainText(
+    `You are in your free trial: a change of paid plan or period costs nothing until it ends on ${ends}, and a move to Free ends it.`,
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
   // Back to Free: the trial ends, with nothing to credit, and a later move to Pro is billed at once.
   const left = await reviewChange(page, /^Free/);
@@ -84,8 +112,12 @@ test('billing: the first paid plan is a 14-day free trial; cancelled in it nothi
   await expect(page.getByText('No invoices yet')).toBeVisible();
 });
 
-/** Starts the account's free trial and leaves it (through the API, as the dialog does), so its next move to a paid plan is billed. */
-async function spendTrial(page: Page) {
+/**
+ * Confirms the address, starts the account's free trial and leaves it (through the API, as the
+ * dialog does), so that its next move to a paid plan is billed at once.
+ */
+async function spendTrial(page: Page, email: string) {
+  await confirmEmail(page, email);
   for (const plan of ['pro', 'free']) {
     const response = await page.request.post('/api/v1/billing/change-plan', { data: { plan, period: 'monthly' } });
     expect(response.status(), await response.text()).toBe(200);
@@ -93,8 +125,8 @@ async function spendTrial(page: Page) {
 }
 
 test('billing: upgrade with proration shown first, invoice download, cancel and resume', async ({ page, consoleErrors }) => {
-  await registerOnboardedUser(page, 'Barbara Liskov');
-  await spendTrial(page);
+  const account = await registerOnboardedUser(page, 'Barbara Liskov');
+  await spendTrial(page, account.email);
   await page.goto('/dashboard/billing');
   await expect(page.getByTestId('current-plan')).toHaveText('Free');
   await expect(page.getByTestId('overage')).toHaveText('$0.00');
@@ -180,8 +212,8 @@ test('billing: the amount shown is the amount charged; when it has moved, the di
   page,
   consoleErrors,
 }) => {
-  await registerOnboardedUser(page, 'Frances Allen');
-  await spendTrial(page);
+  const account = await registerOnboardedUser(page, 'Frances Allen');
+  await spendTrial(page, account.email);
   await page.goto('/dashboard/billing');
   await page.getByRole('button', { name: 'Change plan' }).click();
   const dialog = page.getByRole('dialog');

@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase, usePostgres } from '../helpers.t
 import { HttpClient } from './http-client.ts';
 import { duplicateViolations, indexMismatches, presentIds, rollupMismatches, rows, tableCounts } from './integrity.ts';
 import { type ServerProcess, startServerProcess, tempDataDir } from './server-process.ts';
-import { emptyLog, FAULT_PASSWORD, startWriters, type WriteLog } from './writers.ts';
+import { emptyLog, registerConfirmed, startWriters, type WriteLog } from './writers.ts';
 
 /** Usage batches are written this often; the crash may lose at most the batch being gathered. */
 const FLUSH_MS = 250;
@@ -44,7 +44,8 @@ describe(`kill -9 mid-write, restart (${usePostgres ? 'PostgreSQL' : 'PGlite'})`
     server = await startServerProcess({ dataDir, env });
     const owner = new HttpClient({ origin: server.origin });
     const email = `owner-${run}@example.com`;
-    expect((await owner.post('/api/v1/auth/register', { name: 'Crash Owner', email, password: FAULT_PASSWORD })).status).toBe(201);
+    // Confirmed, so that its move to Enterprise (for the rate limit) can start the free trial.
+    await registerConfirmed(owner, 'Crash Owner', email);
     expect((await owner.post('/api/v1/billing/change-plan', { plan: 'enterprise' })).status).toBe(200);
     const created = await owner.post('/api/v1/api-keys', { name: 'crash sandbox', environment: 'test', permissions: ['api'] });
     expect(created.status).toBe(201);

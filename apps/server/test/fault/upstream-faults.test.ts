@@ -14,7 +14,7 @@ import type { FakeBehaviour } from '../fake-upstreams/index.ts';
 import { closeFakes, type Fakes, fake, startFakes, upstreamEnv } from '../gateway/gateway-helpers.ts';
 import { HttpClient } from './http-client.ts';
 import { type MemorySample, type ServerProcess, startServerProcess } from './server-process.ts';
-import { FAULT_PASSWORD } from './writers.ts';
+import { registerConfirmed } from './writers.ts';
 
 const TIMEOUT_MS = 800;
 const CONCURRENCY = 16;
@@ -129,7 +129,7 @@ describe('upstream faults under concurrent load (server process)', () => {
         for (let index = worker; index < ACCOUNTS; index += 4) {
           owner.jar.clear();
           const email = `upstream-faults-${index}@example.com`;
-          expect((await owner.post('/api/v1/auth/register', { name: 'Fault Owner', email, password: FAULT_PASSWORD })).status).toBe(201);
+          await registerConfirmed(owner, 'Fault Owner', email);
           expect((await owner.post('/api/v1/billing/change-plan', { plan: 'enterprise' })).status).toBe(200);
           const created = await owner.post('/api/v1/api-keys', { name: 'faults', environment: 'live', permissions: ['api'] });
           keys.push(created.json<{ key: string }>().key);

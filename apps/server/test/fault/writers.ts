@@ -8,6 +8,27 @@ import { HttpClient, multipart, PNG_1X1 } from './http-client.ts';
 
 export const FAULT_PASSWORD = 'Fault-Tolerant-Pass-42';
 
+/**
+ * Registers an account on `client` and confirms its address with the link mailed to it (read from
+ * the server's development outbox), as its owner would: a free trial of a paid plan needs it.
+ */
+export async function registerConfirmed(client: HttpClient, name: string, email: string): Promise<void> {
+  const registered = await client.post('/api/v1/auth/register', { name, email, password: FAULT_PASSWORD });
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${registered.text}`);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const outbox = await client.get(`/api/v1/auth/dev-outbox?to=${encodeURIComponent(email)}&kind=email_verification`);
+    const link = outbox.json<{ messages: { text: string }[] }>().messages[0]?.text.match(/https?:\/\/\S+/)?.[0];
+    if (link) {
+      const token = new URL(link).searchParams.get('token') ?? '';
+      const confirmed = await client.post('/api/v1/auth/verify-email', { token });
+      if (confirmed.status !== 200) throw new Error(`verify-email answered ${confirmed.status}: ${confirmed.text}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no confirmation e-mail for ${email}`);
+}
+
 export interface Acked<T> {
   value: T;
   /** Date.now() when the 2xx answer had been read. */

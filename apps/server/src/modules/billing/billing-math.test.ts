@@ -100,7 +100,10 @@ describe('billing arithmetic', () => {
         totalCents: 1497,
         trialMark: now - 1,
       });
-      // A paid account with no mark (before trials existed) gets none for a change between paid plans.
+      // A paid account with no mark (before trials existed, or moved to a paid plan outside Billing)
+      // gets none: its change is billed, and marks the trial as had, so a later return from Free is billed too.
+      const unmarked = quotePlanChange({ ...inIt, ...calendarMonth(now) }, null, 'free', 'monthly', now, 14);
+      expect(unmarked).toMatchObject({ trialEndsAt: null, trialMark: now });
       expect(quotePlanChange({ ...inIt, ...calendarMonth(now) }, null, 'enterprise', 'monthly', now, 14).trialEndsAt).toBeNull();
     });
 

@@ -161,7 +161,10 @@ export function quotePlanChange(
     const end = now + trialDays * DAY_MS;
     return { ...free, newPeriod: { start: now, end }, lines: [trialLine(now, end)], trialEndsAt: end, trialMark: end };
   }
-  return { ...prorate(current, toPlan, toPeriod, now), trialEndsAt: null, trialMark };
+  // Billed at once: an account that has been on a paid plan has had its chance of a trial (one on a
+  // paid plan with no mark predates trials, or was moved there outside Billing).
+  const billed = isPaidPlan(current.plan) || isPaidPlan(toPlan);
+  return { ...prorate(current, toPlan, toPeriod, now), trialEndsAt: null, trialMark: trialMark ?? (billed ? now : null) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { invoices, subscriptions, users } from '../../db/schema/index.ts';
 import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { readOutbox } from '../../lib/mailer.ts';
-import { renewDueSubscriptions, stopRenewalOnReclaim } from './billing.service.ts';
+import { renewDueSubscriptions, stopRenewalOnReclaim, TRIAL_NEEDS_CONFIRMED_EMAIL } from './billing.service.ts';
 import { remindTrialsEnding, TRIAL_ENDING_MAIL_KIND } from './trial-reminder.ts';
 
 /** The one 14-day free trial every account has: started by the first move to a paid plan, billed from its end. */
@@ -117,6 +117,20 @@ describe('billing: the free trial', () => {
     expect(await invoicesOf(user.id)).toHaveLength(2);
   });
 
+  it('only an account whose address is confirmed starts a trial; it is not spent by being refused', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app, { verified: false });
+    for (const url of ['/api/v1/billing/preview', '/api/v1/billing/change-plan']) {
+      const refused = await post(url, cookie, { plan: 'pro' });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json().error).toEqual({ code: 'forbidden', message: TRIAL_NEEDS_CONFIRMED_EMAIL });
+    }
+    expect(await planOf(user.id)).toBe('free');
+    expect((await get('/api/v1/billing', cookie)).json()).toMatchObject({ plan: 'free', trialAvailable: true });
+    await db().update(users).set({ verified: true }).where(eq(users.id, user.id));
+    const started = (await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' })).json();
+    expect(started).toMatchObject({ invoice: null, billing: { trialEndsAt: '2026-03-30T00:00:00.000Z' } });
+  });
+
   it('a trial that crosses a month end bills nothing on the 1st; its first invoice covers the rest of the month it ends in', async () => {
     clock.set('2026-03-25T12:00:00.000Z');
     const { cookie, user } = await createUserWithSession(harness.app);
@@ -202,6 +216,22 @@ describe('billing: the free trial', () => {
     expect(again).toMatchObject({ trial: null, chargeCents: 187, totalCents: 187, prorated: true });
   });
 
+  it('cancelled in the trial, the plan is not billed; tokens over its quota in the trial still are', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    await post('/api/v1/billing/cancel', cookie);
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 1_000_000, completionTokens: 300_000 })]);
+    expect(await overviewAt('2026-03-25T00:00:00.000Z', user.id)).toMatchObject({ cancelAtPeriodEnd: true, estimatedBillCents: 1500 });
+    clock.set('2026-03-30T00:00:00.000Z');
+    expect(await sweep()).toBe(1);
+    expect(await planOf(user.id)).toBe('free');
+    const [final, ...rest] = await invoicesOf(user.id);
+    expect(rest).toEqual([]);
+    expect(final?.lines.map(({ description, amountCents }) => ({ description, amountCents }))).toEqual([
+      { description: 'Overage: 300,000 tokens over quota in March 2026', amountCents: 1500 },
+    ]);
+  });
+
   it('leaving for Free ends the trial with nothing to credit, and there is no second one', async () => {
     const { cookie, user } = await createUserWithSession(harness.app);
     await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
@@ -265,7 +295,7 @@ describe('billing: the free trial', () => {
         '',
         'Your free trial of the Pro plan ends on Mar 30, 2026 at 00:00 UTC. From then Pro is $29/month: the first invoice, on that day, bills $1.87 for the rest of March 2026, with any tokens over the quota so far.',
         '',
-        'To keep Pro, there is nothing to do. To end the trial without being billed for it, cancel your subscription in Billing before then:',
+        'To keep Pro, there is nothing to do. To end the trial without being billed for the plan, cancel your subscription in Billing before then:',
         '',
         'https://conductor.example/dashboard/billing',
         '',
@@ -275,7 +305,7 @@ describe('billing: the free trial', () => {
     // Enterprise has no quota, and a yearly plan's first invoice is a whole year.
     const [enterprise] = await mailsTo(yearly.user.email);
     expect(enterprise?.text).toContain(
-      'From then Enterprise is $1999/year: the first invoice, on that day, bills $1,999.00 for its first year.',
+      'From then Enterprise is $1,999/year: the first invoice, on that day, bills $1,999.00 for its first year.',
     );
     // A cancelled trial ends without a bill: nothing to announce.
     expect(await mailsTo(cancelled.user.email)).toEqual([]);
@@ -295,5 +325,26 @@ describe('billing: the free trial', () => {
     await expect.poll(async () => (await invoicesOf(user.id)).map((invoice) => invoice.amountCents), { timeout: 5_000 }).toEqual([187]);
     // The mail went once, however many sweeps ran since.
     expect(await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).toHaveLength(1);
+  });
+
+  it('is announced once, whatever the account does after; a change of plan within the trial is announced again', async () => {
+    const { cookie, user } = await createUserWithSession(harness.app);
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
+    const remind = () => remindTrialsEnding(db(), harness.app.context.mailer, clock.now(), 'https://conductor.example');
+    const subjects = async () => (await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).map((mail) => mail.subject);
+    clock.set('2026-03-27T12:00:00.000Z');
+    expect(await remind()).toBe(1);
+    // Cancelled and resumed after the mail: the claim stays, no second mail.
+    const later = await sessionFor(user.id);
+    expect((await post('/api/v1/billing/cancel', later)).statusCode).toBe(200);
+    expect((await post('/api/v1/billing/resume', later)).statusCode).toBe(200);
+    expect(await remind()).toBe(0);
+    // Moved to Enterprise within the trial: told again, of what Enterprise will bill.
+    expect((await post('/api/v1/billing/change-plan', later, { plan: 'enterprise', expectedTotalCents: 0 })).json().invoice).toBeNull();
+    expect(await remind()).toBe(1);
+    expect(await subjects()).toEqual([
+      'Your Conductor Enterprise trial ends on Mar 30, 2026',
+      'Your Conductor Pro trial ends on Mar 30, 2026',
+    ]);
   });
 });

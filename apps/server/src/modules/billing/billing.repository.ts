@@ -23,6 +23,15 @@ export async function saveSubscription(db: Database, row: typeof subscriptions.$
   return saved;
 }
 
+/** Changes only the given columns of an account's subscription (others, such as the trial's marks, stay as stored). */
+export async function updateSubscription(
+  db: Database,
+  userId: string,
+  set: Partial<Omit<typeof subscriptions.$inferInsert, 'userId'>>,
+): Promise<void> {
+  await db.update(subscriptions).set(set).where(eq(subscriptions.userId, userId));
+}
+
 /**
  * The account's plan, read under a row lock for the rest of the transaction: a plan change
  * decides from the stored plan, not from the one its request's session loaded earlier (two

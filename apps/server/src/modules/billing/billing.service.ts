@@ -41,11 +41,18 @@ import {
   overageTokensBilled,
   saveSubscription,
   setUserPlan,
+  updateSubscription,
   type SubscriptionRow,
   subscriptionsDue,
 } from './billing.repository.ts';
 
 type BillingUser = Pick<UserRow, 'id' | 'plan'>;
+/** A plan change needs to know whether the account's address is confirmed: a free trial needs it. */
+type ChangingUser = Pick<UserRow, 'id' | 'plan' | 'verified'>;
+
+/** Why a free trial was refused: an address nobody has confirmed could be anyone's, or no one's. */
+export const TRIAL_NEEDS_CONFIRMED_EMAIL =
+  'Confirm your email address to start your free trial: use the link we sent you, or send a new one from the banner at the top of the page.';
 type InvoiceLine = InvoiceRow['lines'][number];
 const MAX_ROLLOVERS = 60;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -87,6 +94,8 @@ async function syncWithin(db: Database, userId: string, now: number): Promise<Su
       period: 'monthly',
       currentPeriodStart: new Date(month.start),
       currentPeriodEnd: new Date(month.end),
+      // An account already on a paid plan (set outside Billing) is billed from now: no trial to come.
+      trialEndsAt: isPaidPlan(storedPlan) ? new Date(now) : null,
       createdAt: new Date(now),
       updatedAt: new Date(now),
     });
@@ -276,10 +285,15 @@ interface Quote {
   totalCents: number;
 }
 
-async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, now: number): Promise<Quote> {
+async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, verified: boolean, now: number): Promise<Quote> {
   const period = checkChange(sub, change.plan, change.period);
   const current = currentOf(sub);
   const proration = quotePlanChange(current, current.trialMark, change.plan, period, now, planById(change.plan).trialDays);
+  // Only a confirmed address starts a trial: else anyone could open accounts for free traffic, and
+  // an account opened with someone else's address would spend its owner's one trial.
+  if (!verified && proration.trialEndsAt !== null && !inTrial(current, current.trialMark, now)) {
+    throw new AppError('forbidden', TRIAL_NEEDS_CONFIRMED_EMAIL);
+  }
   const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
   const overageCents = owed.reduce((sum, line) => sum + line.amountCents, 0);
   return { period, proration, overage: owed, overageCents, totalCents: proration.totalCents + overageCents };
@@ -330,9 +344,9 @@ export interface PlanChange {
   expectedTotalCents?: number | undefined;
 }
 
-export async function previewPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<ProrationPreview> {
+export async function previewPlanChange(db: Database, user: ChangingUser, change: PlanChange, now: number): Promise<ProrationPreview> {
   const sub = await syncSubscription(db, user, now);
-  return toPreview(sub, change.plan, await quote(db, sub, change, now));
+  return toPreview(sub, change.plan, await quote(db, sub, change, user.verified, now));
 }
 
 /**
@@ -340,17 +354,17 @@ export async function previewPlanChange(db: Database, user: BillingUser, change:
  * credit note. The account's first move to a paid plan starts its free trial instead: nothing is
  * billed for the plan until the trial ends (`quotePlanChange`).
  */
-export async function changePlan(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
+export async function changePlan(db: Database, user: ChangingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   const result = await applyPlanChange(db, user, change, now);
   // Limits follow the plan at once: drop the gateway's cached account (after the commit).
   invalidateAccountCache(user.id);
   return result;
 }
 
-function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
+function applyPlanChange(db: Database, user: ChangingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   return withUserLock(db, user.id, async (tx) => {
     const sub = await syncWithin(tx, user.id, now);
-    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, now);
+    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, user.verified, now);
     // Charged only what the user was shown: time passing (a cent of proration every few minutes),
     // usage (overage) or a plan changed elsewhere since the preview all make it another amount.
     if (change.expectedTotalCents !== undefined && change.expectedTotalCents !== totalCents) {
@@ -369,6 +383,8 @@ function applyPlanChange(db: Database, user: BillingUser, change: PlanChange, no
       currentPeriodEnd: new Date(proration.newPeriod.end),
       cancelAtPeriodEnd: false,
       trialEndsAt: proration.trialMark === null ? null : new Date(proration.trialMark),
+      // A trial that goes on under another plan or period is announced again, with what that one will bill.
+      ...(proration.trialEndsAt !== null ? { trialRemindedAt: null } : {}),
       updatedAt: new Date(now),
     });
     // A trial's start (or a change within it) bills nothing: no invoice unless overage is owed.
@@ -386,7 +402,7 @@ export async function setCancelAtPeriodEnd(db: Database, user: BillingUser, canc
     if (sub.cancelAtPeriodEnd === cancel) {
       throw new AppError('conflict', cancel ? 'Your subscription is already set to cancel.' : 'Your subscription is not set to cancel.');
     }
-    await saveSubscription(tx, { ...sub, cancelAtPeriodEnd: cancel, updatedAt: new Date(now) });
+    await updateSubscription(tx, user.id, { cancelAtPeriodEnd: cancel, updatedAt: new Date(now) });
   });
 }
 
@@ -399,7 +415,7 @@ export async function stopRenewalOnReclaim(db: Database, userId: string, now: nu
   return withUserLock(db, userId, async (tx) => {
     const sub = await syncWithin(tx, userId, now);
     if (!isPaidPlan(sub.plan as UserPlan) || sub.cancelAtPeriodEnd) return false;
-    await saveSubscription(tx, { ...sub, cancelAtPeriodEnd: true, updatedAt: new Date(now) });
+    await updateSubscription(tx, userId, { cancelAtPeriodEnd: true, updatedAt: new Date(now) });
     return true;
   });
 }

@@ -43,10 +43,13 @@ describe('migration 0009: trials for existing accounts', () => {
       status: 'open',
     });
     const neverPaid = await subscription('free');
+    // Billing follows the account's plan: one moved to Pro outside Billing, its subscription not yet caught up.
+    const proElsewhere = await subscription('free');
+    await db.update(users).set({ plan: 'pro' }).where(eq(users.id, proElsewhere));
 
     const migration = readFileSync(new URL('../../db/migrations/0009_subscription_trial.sql', import.meta.url), 'utf8');
     const backfill = migration.split('--> statement-breakpoint').at(-1);
-    expect(backfill).toMatch(/^\s*-- Accounts that were already billed/);
+    expect(backfill).toMatch(/^\s*-- Accounts that were already on a paid plan/);
     await db.execute(sql.raw(backfill ?? ''));
 
     const marks = new Map(
@@ -58,6 +61,7 @@ describe('migration 0009: trials for existing accounts', () => {
     expect(marks.get(pro)).toEqual(created);
     expect(marks.get(enterprise)).toEqual(created);
     expect(marks.get(freeAfterPaying)).toEqual(created);
+    expect(marks.get(proElsewhere)).toEqual(created);
     expect(marks.get(neverPaid)).toBeNull();
   });
 });

@@ -25,7 +25,8 @@ export function trialEndingMail(input: {
 }): MailMessage {
   const plan = planById(input.plan);
   const first = afterTrial(input.plan, input.period, input.trialEndsAt);
-  const price = input.period === 'monthly' ? `$${plan.price.monthly}/month` : `$${plan.price.yearly}/year`;
+  const dollars = (amount: number) => `$${amount.toLocaleString('en-US')}`;
+  const price = input.period === 'monthly' ? `${dollars(plan.price.monthly)}/month` : `${dollars(plan.price.yearly)}/year`;
   const covers = input.period === 'monthly' ? `the rest of ${billingMonth(input.trialEndsAt)}` : 'its first year';
   const overage = limitsForPlan(input.plan).tokensPerMonth === null ? '' : ', with any tokens over the quota so far';
   return {
@@ -37,7 +38,7 @@ export function trialEndingMail(input: {
       '',
       `Your free trial of the ${plan.name} plan ends on ${utcMoment(input.trialEndsAt)}. From then ${plan.name} is ${price}: the first invoice, on that day, bills ${formatCents(first.chargeCents)} for ${covers}${overage}.`,
       '',
-      `To keep ${plan.name}, there is nothing to do. To end the trial without being billed for it, cancel your subscription in Billing before then:`,
+      `To keep ${plan.name}, there is nothing to do. To end the trial without being billed for the plan, cancel your subscription in Billing before then:`,
       '',
       `${input.origin}/dashboard/billing`,
       '',
@@ -49,8 +50,10 @@ export function trialEndingMail(input: {
 /**
  * Tells every account whose free trial ends within TRIAL_REMINDER_MS (and is not cancelled) that
  * it is ending, once: each is claimed by setting `trial_reminded_at` in one statement, so two
- * instances sweeping at once do not both mail it. A mail that cannot be stored or sent is logged
- * by the mailer, not tried again here. Returns how many were told.
+ * instances sweeping at once do not both mail it (a change of plan within the trial clears it, to
+ * be told again of what that plan will bill). A mail that cannot be stored or sent is logged by the
+ * mailer, not tried again here; an instance that stops between the claim and the mail loses it.
+ * Returns how many were told.
  */
 export async function remindTrialsEnding(db: Database, mailer: Mailer, now: number, origin: string): Promise<number> {
   const claimed = await db

@@ -35,7 +35,8 @@ export default function BillingPage() {
   const data = billing.data;
   const paid = data && (data.plan === 'pro' || data.plan === 'enterprise');
   // The shared demo account's plan is the same for every visitor: shown, not changed.
-  const isDemo = useAuth().user?.isDemo === true;
+  const { user } = useAuth();
+  const isDemo = user?.isDemo === true;
 
   return (
     <DashboardPage title="Billing" description="Your plan, usage this month, invoices and payment method.">
@@ -94,6 +95,7 @@ export default function BillingPage() {
                 {data.trialAvailable && (
                   <p className="mt-3 text-sm text-muted-foreground" data-testid="trial-offer">
                     Pro and Enterprise start with a {TRIAL_DAYS}-day free trial: nothing is billed until it ends.
+                    {user?.verified === false && ' Confirm your email address to start it.'}
                   </p>
                 )}
               </>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
-import { formatLastDay } from '~/lib/format';
+import { formatLastDay, formatUtcDate } from '~/lib/format';
 import { useCancelSubscription, useResumeSubscription } from '../api/billing';
 
 /** Cancel at period end (with confirmation), or undo a pending cancellation. */
@@ -19,7 +19,11 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
         onClick={async () => {
           try {
             await resume.mutateAsync();
-            toast.success('Your subscription will renew as usual');
+            toast.success(
+              billing.trialEndsAt
+                ? `Your free trial goes on: the first invoice comes on ${formatUtcDate(billing.trialEndsAt)}`
+                : 'Your subscription will renew as usual',
+            );
           } catch (error) {
             toast.error(error instanceof Error ? error.message : 'Could not resume the subscription.');
           }

@@ -25,10 +25,12 @@ function TrialTerms({ preview, trial }: { preview: ProrationPreview; trial: NonN
   const ends = formatUtcDate(trial.endsAt);
   return (
     <p className="text-xs text-muted-foreground" data-testid="trial-terms">
-      Free trial until {ends}: nothing is billed for {planNameOf(preview.toPlan)} before then, and if you cancel first, nothing at all. Then
-      it is {priceLabel(preview.toPlan, preview.toPeriod)}; the first invoice, on {ends}, is {formatCents(trial.firstInvoiceCents)}
+      Free trial until {ends}: nothing is billed for {planNameOf(preview.toPlan)} before then, and if you cancel first, nothing for the plan
+      at all. Then it is {priceLabel(preview.toPlan, preview.toPeriod)}; the first invoice, on {ends}, is{' '}
+      {formatCents(trial.firstInvoiceCents)}
       {preview.toPeriod === 'monthly' ? ' for the rest of that month' : ' for a year'}.
-      {PLANS.find((candidate) => candidate.id === preview.toPlan)?.tokensPerMonth != null && ' Tokens over its quota are billed as usual.'}
+      {PLANS.find((candidate) => candidate.id === preview.toPlan)?.tokensPerMonth != null &&
+        ' Tokens over its quota, in the trial too, are billed as usual.'}
     </p>
   );
 }
@@ -105,12 +107,9 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
         <DialogHeader>
           <DialogTitle>Change plan</DialogTitle>
           <DialogDescription>
-            {billing.trialAvailable
-              ? `Your first paid plan starts with a ${TRIAL_DAYS}-day free trial: nothing is billed until it ends. `
-              : billing.trialEndsAt
-                ? `You are in your free trial: a change of paid plan or period costs nothing until it ends on ${formatUtcDate(billing.trialEndsAt)}. `
-                : ''}
-            Changes take effect at once: unused time on your plan is credited, and a part of a period is charged pro rata.
+            {billing.trialEndsAt
+              ? `You are in your free trial: a change of paid plan or period costs nothing until it ends on ${formatUtcDate(billing.trialEndsAt)}, and a move to Free ends it.`
+              : `${billing.trialAvailable ? `Your first paid plan starts with a ${TRIAL_DAYS}-day free trial: nothing is billed until it ends. ` : ''}Changes take effect at once: unused time on your plan is credited, and a part of a period is charged pro rata.`}
           </DialogDescription>
         </DialogHeader>
         <div className="space-y-4">
