@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { manualClock } from '../../../test/gateway/gateway-helpers.ts';
 import { providerKeys, userIdentities, users } from '../../db/schema/index.ts';
+import { spendTrial } from '../portal/portal-testing.ts';
 import { upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
 import { readOutbox } from '../../lib/mailer.ts';
 import { EMAIL_VERIFICATION_MAIL_KIND, emailVerificationToken } from './email-verification.ts';
@@ -167,7 +168,9 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
       .update(users)
       .set({ routingPolicy: { strategy: 'cost' } })
       .where(eq(users.id, squatter.userId));
-    // And moves it to a paid plan.
+    // And moves it to a paid plan: billed at once (an unconfirmed address starts no free trial, so
+    // this is an account whose trial is behind it, or one on a paid plan from before trials).
+    await spendTrial(db, squatter.userId, clock.now());
     const upgraded = await post('/api/v1/billing/change-plan', { plan: 'pro', period: 'monthly' }, squatter.cookie);
     expect(upgraded.statusCode, upgraded.body).toBe(200);
     const identity = { issuer: 'https://issuer.example', subject: `sub-${counter}`, userId: squatter.userId, provider: 'google' };
