@@ -20,6 +20,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { HttpClient, randomLoopback } from '../test/fault/http-client.ts';
 import { type ServerProcess, startServerProcess, tempDataDir } from '../test/fault/server-process.ts';
+import { registerConfirmed } from '../test/fault/writers.ts';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 20);
@@ -59,9 +60,10 @@ async function setUp(server: ServerProcess): Promise<Account[]> {
       for (let index = worker; index < ACCOUNTS; index += 4) {
         client.jar.clear();
         const email = `load-${index}-${randomBytes(3).toString('hex')}@example.com`;
-        const registered = await client.post('/api/v1/auth/register', { name: 'Load Tester', email, password: PASSWORD });
-        if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.text}`);
-        await client.post('/api/v1/billing/change-plan', { plan: 'enterprise' });
+        // Confirmed, so that the move to Enterprise (for its rate limit) can start the free trial.
+        await registerConfirmed(client, 'Load Tester', email, PASSWORD);
+        const upgraded = await client.post('/api/v1/billing/change-plan', { plan: 'enterprise' });
+        if (upgraded.status !== 200) throw new Error(`change-plan: ${upgraded.status} ${upgraded.text}`);
         const key = await client.post('/api/v1/api-keys', { name: 'load', environment: 'test', permissions: ['api'] });
         accounts.push({ email, cookie: `cc_session=${client.jar.get('cc_session')}`, testKey: key.json<{ key: string }>().key });
       }

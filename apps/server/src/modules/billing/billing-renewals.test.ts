@@ -1,34 +1,21 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { invoices, subscriptions, users } from '../../db/schema/index.ts';
-import { portalClient, settableClock, spendTrial, usageEvent } from '../portal/portal-testing.ts';
+import { describe, expect, it } from 'vitest';
+import { createUserWithSession } from '../../../test/helpers.ts';
+import { subscriptions } from '../../db/schema/index.ts';
+import { spendTrial, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { renewDueSubscriptions } from './billing.service.ts';
+import { billingSuite } from './billing-testing.ts';
 
 /** Renewals, cancellations and overage that take effect without anyone opening Billing, and plan changes sent at once. */
 describe('billing: periods that end on their own, and overage that is always billed once', () => {
-  const clock = settableClock('2026-03-16T00:00:00.000Z');
-  let harness: TestApp;
-
-  beforeEach(async () => {
-    clock.set('2026-03-16T00:00:00.000Z');
-    harness = await createTestApp({}, { clock });
-  });
-  afterEach(async () => harness.close());
-
-  const db = () => harness.app.context.database.db;
-  const { get, post, sessionFor } = portalClient(() => harness.app, clock);
-  const planOf = async (userId: string) => (await db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)))[0]?.plan;
-  const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId)).orderBy(invoices.createdAt);
-  const failures: unknown[] = [];
+  const { clock, app, db, failures, get, post, sessionFor, restart, planOf, invoicesOf, sweep } = billingSuite('2026-03-16T00:00:00.000Z');
   /** An account whose free trial is behind it (billing-trial.test.ts covers the trial): its changes are billed at once. */
   const billedUser = async () => {
-    const created = await createUserWithSession(harness.app);
+    const created = await createUserWithSession(app());
     await spendTrial(db(), created.user.id, clock.now());
     return created;
   };
-  const sweep = () => renewDueSubscriptions(db(), clock.now(), { onError: (_userId, error) => failures.push(error) });
 
   it('a cancellation takes effect when the period ends, with a final invoice for that month’s overage, without a visit to Billing', async () => {
     const { cookie, user } = await billedUser();
@@ -81,8 +68,7 @@ describe('billing: periods that end on their own, and overage that is always bil
   });
 
   it('the server sweeps on its own: the plan ends without any request', async () => {
-    await harness.close();
-    harness = await createTestApp({}, { clock, billingSweepMs: 20 });
+    await restart({ billingSweepMs: 20 });
     const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await post('/api/v1/billing/cancel', cookie);

@@ -1,37 +1,24 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { invoices, subscriptions, users } from '../../db/schema/index.ts';
-import { portalClient, settableClock, usageEvent } from '../portal/portal-testing.ts';
+import { describe, expect, it } from 'vitest';
+import { createUserWithSession } from '../../../test/helpers.ts';
+import { subscriptions, users } from '../../db/schema/index.ts';
+import { usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { readOutbox } from '../../lib/mailer.ts';
-import { renewDueSubscriptions, stopRenewalOnReclaim, TRIAL_NEEDS_CONFIRMED_EMAIL } from './billing.service.ts';
+import { stopRenewalOnReclaim, TRIAL_NEEDS_CONFIRMED_EMAIL } from './billing.service.ts';
+import { billingSuite } from './billing-testing.ts';
 import { remindTrialsEnding, TRIAL_ENDING_MAIL_KIND } from './trial-reminder.ts';
 
 /** The one 14-day free trial every account has: started by the first move to a paid plan, billed from its end. */
 describe('billing: the free trial', () => {
-  const clock = settableClock('2026-03-16T00:00:00.000Z');
-  let harness: TestApp;
-
-  beforeEach(async () => {
-    clock.set('2026-03-16T00:00:00.000Z');
-    harness = await createTestApp({}, { clock });
-  });
-  afterEach(async () => harness.close());
-
-  const db = () => harness.app.context.database.db;
-  const { get, post, sessionFor } = portalClient(() => harness.app, clock);
-  const planOf = async (userId: string) => (await db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)))[0]?.plan;
-  const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId)).orderBy(invoices.createdAt);
-  const failures: unknown[] = [];
-  const sweep = () => renewDueSubscriptions(db(), clock.now(), { onError: (_userId, error) => failures.push(error) });
+  const { clock, app, db, failures, get, post, sessionFor, restart, planOf, invoicesOf, sweep } = billingSuite('2026-03-16T00:00:00.000Z');
   const overviewAt = async (iso: string, userId: string) => {
     clock.set(iso);
     return (await get('/api/v1/billing', await sessionFor(userId))).json();
   };
 
   it('the first move to a paid plan starts a 14-day trial: nothing due now, the first invoice at its end', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     expect((await get('/api/v1/billing', cookie)).json()).toMatchObject({ plan: 'free', trialAvailable: true, trialEndsAt: null });
 
     const preview = await post('/api/v1/billing/preview', cookie, { plan: 'pro' });
@@ -118,7 +105,7 @@ describe('billing: the free trial', () => {
   });
 
   it('only an account whose address is confirmed starts a trial; it is not spent by being refused', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app, { verified: false });
+    const { cookie, user } = await createUserWithSession(app(), { verified: false });
     for (const url of ['/api/v1/billing/preview', '/api/v1/billing/change-plan']) {
       const refused = await post(url, cookie, { plan: 'pro' });
       expect(refused.statusCode, url).toBe(403);
@@ -133,7 +120,7 @@ describe('billing: the free trial', () => {
 
   it('a trial that crosses a month end bills nothing on the 1st; its first invoice covers the rest of the month it ends in', async () => {
     clock.set('2026-03-25T12:00:00.000Z');
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     expect((await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' })).json().invoice).toBeNull();
 
     clock.set('2026-04-01T00:00:30.000Z');
@@ -158,7 +145,7 @@ describe('billing: the free trial', () => {
   });
 
   it('a change between paid plans stays in the trial; the first invoice bills the plan held at its end', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     clock.set('2026-03-20T00:00:00.000Z');
     const later = await sessionFor(user.id);
@@ -196,7 +183,7 @@ describe('billing: the free trial', () => {
   });
 
   it('cancelled in the trial, the plan ends with it and nothing is billed', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     const cancelled = (await post('/api/v1/billing/cancel', cookie)).json();
     expect(cancelled).toMatchObject({
@@ -217,7 +204,7 @@ describe('billing: the free trial', () => {
   });
 
   it('cancelled in the trial, the plan is not billed; tokens over its quota in the trial still are', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     await post('/api/v1/billing/cancel', cookie);
     await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-20T10:00:00Z', { promptTokens: 1_000_000, completionTokens: 300_000 })]);
@@ -233,7 +220,7 @@ describe('billing: the free trial', () => {
   });
 
   it('leaving for Free ends the trial with nothing to credit, and there is no second one', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
     clock.set('2026-03-18T00:00:00.000Z');
     const later = await sessionFor(user.id);
@@ -258,7 +245,7 @@ describe('billing: the free trial', () => {
   });
 
   it('an account reclaimed by a password reset during the trial is not billed when it ends', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     expect(await stopRenewalOnReclaim(db(), user.id, clock.now())).toBe(true);
     clock.set('2026-04-02T00:00:00.000Z');
@@ -268,15 +255,15 @@ describe('billing: the free trial', () => {
   });
 
   it('tells the account once, three days before the trial ends, what will be billed and how to stop it', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
-    const yearly = await createUserWithSession(harness.app);
+    const yearly = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', yearly.cookie, { plan: 'enterprise', period: 'yearly' });
-    const cancelled = await createUserWithSession(harness.app);
+    const cancelled = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cancelled.cookie, { plan: 'pro' });
     await post('/api/v1/billing/cancel', cancelled.cookie);
-    const remind = () => remindTrialsEnding(db(), harness.app.context.mailer, clock.now(), 'https://conductor.example');
-    const mailsTo = (email: string) => readOutbox(harness.app.context, email, TRIAL_ENDING_MAIL_KIND);
+    const remind = () => remindTrialsEnding(db(), app().context.mailer, clock.now(), 'https://conductor.example');
+    const mailsTo = (email: string) => readOutbox(app().context, email, TRIAL_ENDING_MAIL_KIND);
 
     clock.set('2026-03-26T23:59:00.000Z');
     expect(await remind()).toBe(0);
@@ -312,26 +299,23 @@ describe('billing: the free trial', () => {
   });
 
   it('the server’s own sweep announces the trial’s end and then bills its first invoice, without any request', async () => {
-    await harness.close();
-    harness = await createTestApp({}, { clock, billingSweepMs: 20 });
-    const { cookie, user } = await createUserWithSession(harness.app);
+    await restart({ billingSweepMs: 20 });
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
     clock.set('2026-03-28T00:00:00.000Z');
-    await expect
-      .poll(async () => (await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).length, { timeout: 5_000 })
-      .toBe(1);
+    await expect.poll(async () => (await readOutbox(app().context, user.email, TRIAL_ENDING_MAIL_KIND)).length, { timeout: 5_000 }).toBe(1);
     expect(await invoicesOf(user.id)).toEqual([]);
     clock.set('2026-03-30T00:00:01.000Z');
     await expect.poll(async () => (await invoicesOf(user.id)).map((invoice) => invoice.amountCents), { timeout: 5_000 }).toEqual([187]);
     // The mail went once, however many sweeps ran since.
-    expect(await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).toHaveLength(1);
+    expect(await readOutbox(app().context, user.email, TRIAL_ENDING_MAIL_KIND)).toHaveLength(1);
   });
 
   it('is announced once, whatever the account does after; a change of plan within the trial is announced again', async () => {
-    const { cookie, user } = await createUserWithSession(harness.app);
+    const { cookie, user } = await createUserWithSession(app());
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
-    const remind = () => remindTrialsEnding(db(), harness.app.context.mailer, clock.now(), 'https://conductor.example');
-    const subjects = async () => (await readOutbox(harness.app.context, user.email, TRIAL_ENDING_MAIL_KIND)).map((mail) => mail.subject);
+    const remind = () => remindTrialsEnding(db(), app().context.mailer, clock.now(), 'https://conductor.example');
+    const subjects = async () => (await readOutbox(app().context, user.email, TRIAL_ENDING_MAIL_KIND)).map((mail) => mail.subject);
     clock.set('2026-03-27T12:00:00.000Z');
     expect(await remind()).toBe(1);
     // Cancelled and resumed after the mail: the claim stays, no second mail.
