@@ -6,8 +6,10 @@
  * data, and afterwards A's data must be exactly as before. On /v1, API keys are checked by
  * permission (API access vs admin only), and neither credential works on the other surface.
  */
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema/index.ts';
 import { createSession, SESSION_COOKIE } from '../../src/modules/auth/session.service.ts';
 import { spendTrial } from '../../src/modules/portal/portal-testing.ts';
 import { multipart, PNG_1X1 } from '../fault/http-client.ts';
@@ -261,6 +263,8 @@ describe('access matrix: user A vs user B, API-only vs admin keys', () => {
       ],
     };
     b = await register('Bravo Other', 'bravo@example.com', PASSWORD_B);
+    // B's address is confirmed (its link is tested elsewhere), so its own move to a paid plan is a free trial, answered 200.
+    await app.context.database.db.update(users).set({ verified: true }).where(eq(users.id, b.id));
     before = await snapshotOfA();
   });
   afterAll(async () => harness?.close());
