@@ -145,8 +145,10 @@ test.describe('a 401 in the middle of a session logs out with the spec toast', (
     await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
     await expect(page.getByText('No tickets yet')).toBeVisible();
     const subject = page.getByLabel('Subject');
-    await subject.fill('Typed before the session ended');
+    // Brought into view first, at once: typing into a field out of view scrolls to it smoothly
+    // (the site's scroll-behavior), and on a loaded host that scroll could still be moving it.
     await subject.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await subject.fill('Typed before the session ended');
     const topBefore = await settledTop(subject);
     await endSessionAndReturnToTab(page);
     // Signed out where the user was: the header offers sign-in (in the menu on a phone), the
