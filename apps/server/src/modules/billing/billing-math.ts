@@ -93,8 +93,8 @@ const DAY_MS = 86_400_000;
  */
 export type TrialMark = number | null;
 
-/** Whether a paid plan's free trial is running at `now`. */
-export const inTrial = (current: CurrentSubscription, trialEndsAt: TrialMark, now: number): boolean =>
+/** Whether a paid plan's free trial is running at `now` (then its end, `trialEndsAt`, is set). */
+export const inTrial = (current: CurrentSubscription, trialEndsAt: TrialMark, now: number): trialEndsAt is number =>
   isPaidPlan(current.plan) && trialEndsAt !== null && trialEndsAt > now;
 
 /**
@@ -150,7 +150,7 @@ export function quotePlanChange(
     description: `${planName(toPlan)} plan (${toPeriod}), free trial, ${billingDay(start)} to ${billingDay(end - 1)}`,
     amountCents: 0,
   });
-  if (inTrial(current, trialMark, now) && trialMark !== null) {
+  if (inTrial(current, trialMark, now)) {
     if (isPaidPlan(toPlan)) {
       const newPeriod = { start: current.start, end: current.end };
       return { ...free, newPeriod, lines: [trialLine(now, trialMark)], trialEndsAt: trialMark, trialMark };

@@ -1,6 +1,5 @@
 import { limitsForPlan, planById } from '@conductor/shared';
-import type { BillingPeriod } from '@conductor/shared/schemas/billing';
-import { formatCents } from '@conductor/shared/schemas/billing';
+import { type BillingPeriod, formatCents } from '@conductor/shared/schemas/billing';
 import { and, eq, gt, inArray, isNull, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema/index.ts';

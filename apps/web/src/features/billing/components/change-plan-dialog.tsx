@@ -16,7 +16,7 @@ function priceLabel(planId: PlanId, period: BillingPeriod): string {
   return period === 'monthly' ? `$${formatNumber(plan.price.monthly)}/month` : `$${formatNumber(plan.price.yearly)}/year`;
 }
 
-/** Every paid plan's trial is the same length; the Pro plan's is the one named before a plan is chosen. */
+/** Every paid plan's trial is the same length (a test of the plans holds it), so Billing names it before a plan is chosen. */
 export const TRIAL_DAYS = PLANS.find((candidate) => candidate.id === 'pro')?.trialDays;
 const planNameOf = (planId: PlanId) => PLANS.find((candidate) => candidate.id === planId)?.name ?? planId;
 
