@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import type { Page } from '@playwright/test';
-import { readConfirmationLink } from './auth-helpers';
+import { confirmEmail } from './auth-helpers';
 import { horizontalOverflow, registerOnboardedUser } from './dashboard-helpers';
 import { expect, test } from './fixtures';
 import { allowFailedResources } from './public-helpers';
@@ -19,32 +18,6 @@ function dueNowLabel(quote: { chargeCents: number; prorated: boolean }): string 
 const utcDay = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
-
-/**
- * Confirms the account's address with the link mailed on registration, in its own session, as the
- * owner would. Sent from an address of its own in 127/8: the server allows 30 link uses per client
- * address in 15 minutes, and every other spec's links come from 127.0.0.1.
- */
-async function confirmEmail(page: Page, email: string) {
-  const link = await readConfirmationLink(page.request, email);
-  const origin = new URL(link.href).origin;
-  const cookie = (await page.context().cookies(origin)).map(({ name, value }) => `${name}=${value}`).join('; ');
-  const body = JSON.stringify({ token: link.searchParams.get('token') });
-  const localAddress = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-  const status = await new Promise<number>((resolve, reject) => {
-    const outgoing = httpRequest(
-      `${origin}/api/v1/auth/verify-email`,
-      { method: 'POST', localAddress, headers: { cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
-  expect(status).toBe(200);
-}
 
 /** Chooses a plan in the Change plan dialog and reviews it; returns the server's preview. */
 async function reviewChange(page: Page, plan: RegExp) {

@@ -40,8 +40,20 @@ test.describe('pricing', () => {
       const planCard = card(page, plan.name);
       for (const feature of plan.features) await expect(planCard.getByText(feature, { exact: true })).toBeVisible();
       const button = planCard.getByRole('link', { name: new RegExp(`^${plan.cta}`) });
-      await expect(button).toHaveAttribute('href', plan.id === 'enterprise' ? '/contact' : '/register');
+      const target =
+        plan.id === 'enterprise'
+          ? '/contact'
+          : plan.id === 'pro'
+            ? `/register?next=${encodeURIComponent('/dashboard/billing?plan=pro&period=monthly')}`
+            : '/register';
+      await expect(button).toHaveAttribute('href', target);
     }
+    // Pro's button carries the period shown.
+    await page.getByRole('button', { name: 'Yearly' }).click();
+    await expect(card(page, 'Pro').getByRole('link', { name: /^Start Free Trial/ })).toHaveAttribute(
+      'href',
+      `/register?next=${encodeURIComponent('/dashboard/billing?plan=pro&period=yearly')}`,
+    );
     await expect(card(page, 'Free').getByText('Free forever', { exact: true })).toBeVisible();
     await card(page, 'Enterprise')
       .getByRole('link', { name: /Contact Sales/ })

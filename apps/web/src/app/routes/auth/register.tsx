@@ -4,7 +4,9 @@ import { Card } from '~/components/ui/card';
 import { Tab, TabList, TabPanel, Tabs } from '~/components/ui/tabs';
 import { BenefitsList } from '~/features/auth/components/benefits-list';
 import { RegisterForm } from '~/features/auth/components/register-form';
+import { chosenPlan, useNextPage } from '~/features/auth/hooks/use-next-page';
 import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
+import { withNext } from '~/features/auth/lib/next-path';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -22,6 +24,9 @@ const TAB_TRIGGER =
 
 export default function Register() {
   useRedirectIfSignedIn();
+  // A plan chosen on the pricing page: named here, and carried through sign-up (or sign-in) to Billing.
+  const next = useNextPage();
+  const chosen = chosenPlan(next);
   return (
     <Card className="grid w-full max-w-4xl overflow-hidden md:grid-cols-5">
       <aside className="border-b border-border bg-accent/40 p-6 sm:p-8 md:col-span-2 md:border-r md:border-b-0">
@@ -34,6 +39,12 @@ export default function Register() {
       <div className="p-6 sm:p-8 md:col-span-3">
         <h1 className="text-2xl font-semibold tracking-tight">Create your account</h1>
         <p className="mt-2 text-sm text-muted-foreground">Start your free 14-day trial. No credit card required.</p>
+        {chosen && (
+          <p className="mt-3 rounded-md bg-accent px-3 py-2 text-sm text-accent-foreground" data-testid="chosen-plan">
+            You chose the {chosen.plan} plan ({chosen.period}). Once your account is set up, Billing opens with it: your free trial starts
+            there, with a confirmed email address.
+          </p>
+        )}
         <Tabs defaultValue="email" className="mt-6">
           <TabList aria-label="How to sign up" className="flex gap-1 rounded-lg bg-muted p-1">
             <Tab value="email" className={TAB_TRIGGER}>
@@ -55,7 +66,7 @@ export default function Register() {
         </Tabs>
         <p className="mt-6 text-center text-sm text-muted-foreground">
           Already have an account?{' '}
-          <Link to="/login" className="font-medium text-primary hover:underline">
+          <Link to={withNext('/login', next)} className="font-medium text-primary hover:underline">
             Sign in
           </Link>
         </p>

@@ -7,6 +7,7 @@ import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { authStore } from '~/lib/auth';
 import { completeSso } from '../api/sso';
+import { withNext } from '../lib/next-path';
 import { clearSsoAttempt, readSsoAttempt, takeSsoReturnTo } from '../lib/sso-storage';
 
 type CallbackView =
@@ -61,7 +62,8 @@ export function OidcCallback() {
         setView({ status: 'success', isNewUser });
         toast.success(provider === 'demo' ? MESSAGES.oidc.demoSuccess : MESSAGES.oidc.successToast);
         setTimeout(() => {
-          if (mounted.current) navigate(user.onboardingCompleted ? (returnTo ?? '/dashboard') : '/onboarding', { replace: true });
+          if (mounted.current)
+            navigate(user.onboardingCompleted ? (returnTo ?? '/dashboard') : withNext('/onboarding', returnTo), { replace: true });
         }, TIMEOUTS_MS.oidcSuccessRedirect);
       })
       .catch((exception: unknown) =>
@@ -105,10 +107,10 @@ export function OidcCallback() {
         {view.message}
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-2">
-        <Button size="lg" onClick={() => navigate('/register')}>
+        <Button size="lg" onClick={() => navigate(withNext('/register', view.returnTo))}>
           Try Again
         </Button>
-        {view.returnTo && (
+        {view.returnTo?.startsWith('/dashboard/settings') && (
           <Button size="lg" variant="secondary" onClick={() => navigate(view.returnTo ?? '/dashboard')}>
             Back to Settings
           </Button>

@@ -9,6 +9,7 @@ import { authStore } from '~/lib/auth';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { register } from '../api/register';
+import { nextPage, withNext } from '../lib/next-path';
 import { CheckboxField } from './checkbox-field';
 import { showServerFieldErrors, unansweredMessage } from './form-error';
 import { EmailField } from './email-field';
@@ -28,7 +29,8 @@ export function RegisterForm() {
       const { user } = await register(values);
       authStore.signedIn(user);
       toast.success(MESSAGES.register.success, { description: MESSAGES.register.welcome });
-      navigate('/onboarding');
+      // Onboarding first (spec), then the page the visitor came for (a plan chosen on the pricing page).
+      navigate(withNext('/onboarding', nextPage(window.location.search)));
     } catch (error) {
       if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
       // A field-level reason (taken e-mail, common password) shows under its field; anything else in the toast.

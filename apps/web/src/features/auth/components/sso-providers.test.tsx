@@ -25,12 +25,22 @@ describe('SSO providers', () => {
     render(<SsoProviders />);
     const button = screen.getByRole('button', { name: 'Continue with Demo OIDC' });
     await events.click(button);
-    expect(initiateSso).toHaveBeenCalledWith(DEMO);
+    expect(initiateSso).toHaveBeenCalledWith(DEMO, {});
     expect(button).toBeDisabled();
 
     pageShow(false);
     expect(button).toBeDisabled();
     pageShow(true);
     expect(button).toBeEnabled();
+  });
+
+  it('comes back from the provider to the page the visitor signed up for (a plan chosen on the pricing page)', async () => {
+    const events = userEvent.setup();
+    const billing = '/dashboard/billing?plan=pro&period=monthly';
+    window.history.replaceState(null, '', `/register?next=${encodeURIComponent(billing)}`);
+    render(<SsoProviders />);
+    await events.click(screen.getByRole('button', { name: 'Continue with Demo OIDC' }));
+    expect(initiateSso).toHaveBeenLastCalledWith(DEMO, { returnTo: billing });
+    window.history.replaceState(null, '', '/');
   });
 });

@@ -5,6 +5,7 @@ import { buttonClasses } from '~/components/ui/button';
 import { usePublicQuery } from '~/lib/public-query';
 import { providersQueryOptions } from '../api/sso';
 import { initiateSso } from '../lib/initiate-sso';
+import { nextPage } from '../lib/next-path';
 import { ProviderMark } from './provider-mark';
 
 const PLACEHOLDERS: SsoProviderOption[] = SSO_PROVIDER_IDS.map((id) => ({
@@ -33,7 +34,9 @@ export function SsoProviders() {
   const start = async (provider: SsoProviderOption) => {
     setPending(provider.id);
     try {
-      await initiateSso(provider);
+      // Back from the provider to the page the visitor came for (`?next=`: a plan chosen on the pricing page), if any.
+      const next = nextPage(window.location.search);
+      await initiateSso(provider, next ? { returnTo: next } : {});
     } catch {
       setPending(null);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInDestination } from './next-path';
+import { nextPage, signInDestination, withNext } from './next-path';
 
 describe('signInDestination', () => {
   it('returns to the dashboard page the guard sent the visitor away from, query included', () => {
@@ -23,5 +23,16 @@ describe('signInDestination', () => {
       '?next=javascript:alert(1)',
     ])
       expect(signInDestination(search), search).toBe('/dashboard');
+  });
+});
+
+describe('withNext', () => {
+  it('carries a dashboard page through sign-up and onboarding, and nothing else', () => {
+    const billing = '/dashboard/billing?plan=pro&period=yearly';
+    expect(withNext('/onboarding', billing)).toBe('/onboarding?next=%2Fdashboard%2Fbilling%3Fplan%3Dpro%26period%3Dyearly');
+    expect(signInDestination(withNext('/onboarding', billing).slice('/onboarding'.length))).toBe(billing);
+    expect(nextPage(withNext('/login', billing).slice('/login'.length))).toBe(billing);
+    for (const next of [null, undefined, '', '/pricing', 'https://evil.example/dashboard', '/dashboard/settings#profile'])
+      expect(withNext('/onboarding', next), String(next)).toBe('/onboarding');
   });
 });

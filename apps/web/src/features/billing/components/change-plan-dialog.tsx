@@ -1,7 +1,8 @@
-import { PLANS, type PlanId } from '@conductor/shared';
+import { PLAN_IDS, PLANS, type PlanId } from '@conductor/shared';
 import type { BillingOverview, BillingPeriod, ProrationPreview } from '@conductor/shared/schemas/billing';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
@@ -67,7 +68,19 @@ function ProrationSummary({ preview, endsTrial }: { preview: ProrationPreview; e
   );
 }
 
-/** Choose a plan and period, see the prorated amount, then confirm. */
+/** A plan change asked for in the address (`?plan=pro&period=yearly`, from the pricing page's button): valid, or null. */
+export function requestedChange(query: URLSearchParams, current: BillingPeriod): { plan: PlanId; period: BillingPeriod } | null {
+  const plan = PLAN_IDS.find((id) => id === query.get('plan'));
+  if (!plan) return null;
+  const period = query.get('period');
+  return { plan, period: period === 'monthly' || period === 'yearly' ? period : current };
+}
+
+/**
+ * Choose a plan and period, see the prorated amount, then confirm. Opened by a `?plan=` in the
+ * address (see `requestedChange`) with that plan and period chosen and its amounts shown; the
+ * query then leaves the address, so a reload does not open it again.
+ */
 export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
   const [open, setOpen] = useState(false);
   const [plan, setPlan] = useState<PlanId>(billing.plan === 'pro' ? 'enterprise' : 'pro');
@@ -81,6 +94,30 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
   const busy = preview.isPending || change.isPending;
   const effectivePeriod = plan === 'free' ? 'monthly' : period;
   const isCurrent = billing.plan === plan && billing.period === effectivePeriod;
+
+  const [query, setQuery] = useSearchParams();
+  const requested = requestedChange(query, billing.period);
+  const previewNow = useRef(preview.mutate);
+  previewNow.current = preview.mutate;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: acts once per request in the address, then removes it
+  useEffect(() => {
+    if (!query.has('plan')) return;
+    setQuery(
+      (current) => {
+        const rest = new URLSearchParams(current);
+        rest.delete('plan');
+        rest.delete('period');
+        return rest;
+      },
+      { replace: true },
+    );
+    if (!requested) return;
+    setPlan(requested.plan);
+    setPeriod(requested.period);
+    setOpen(true);
+    const toPeriod = requested.plan === 'free' ? 'monthly' : requested.period;
+    if (billing.plan !== requested.plan || billing.period !== toPeriod) previewNow.current({ plan: requested.plan, period: toPeriod });
+  }, [query]);
 
   const reset = () => {
     preview.reset();

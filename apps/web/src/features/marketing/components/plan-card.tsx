@@ -7,10 +7,21 @@ import type { BillingPeriod } from './billing-toggle';
 
 const usd = (amount: number) => `$${amount.toLocaleString('en-US')}`;
 
-/** One plan: price for the period, limits and features, and its button (Enterprise goes to /contact). */
+/**
+ * Where a plan's button goes: Enterprise to /contact (sales); a paid plan to /register, which
+ * carries the plan and period on to Billing's plan change (through onboarding, and through
+ * /login for an existing account, or at once when signed in); Free to /register.
+ */
+function planTarget(plan: Plan, period: BillingPeriod): string {
+  if (plan.id === 'enterprise') return '/contact';
+  if (plan.price.monthly === 0) return '/register';
+  return `/register?next=${encodeURIComponent(`/dashboard/billing?plan=${plan.id}&period=${period}`)}`;
+}
+
+/** One plan: price for the period, limits and features, and its button (see `planTarget`). */
 export function PlanCard({ plan, period }: { plan: Plan; period: BillingPeriod }) {
   const price = monthlyDisplayPrice(plan, period);
-  const target = plan.id === 'enterprise' ? '/contact' : '/register';
+  const target = planTarget(plan, period);
   const titleId = `plan-${plan.id}`;
   return (
     <article

@@ -50,6 +50,24 @@ describe('onboarding wizard', () => {
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/dashboard', { replace: true }));
   });
 
+  it('goes on to the page the visitor signed up for (a plan chosen on the pricing page), and only to a dashboard page', async () => {
+    const events = userEvent.setup();
+    const billing = '/dashboard/billing?plan=pro&period=yearly';
+    for (const { next, destination } of [
+      { next: billing, destination: billing },
+      { next: 'https://evil.example/dashboard', destination: '/dashboard' },
+    ]) {
+      navigate.mockReset();
+      window.history.replaceState(null, '', `/onboarding?next=${encodeURIComponent(next)}`);
+      const { unmount } = render(<OnboardingWizard />);
+      await events.click(screen.getByRole('button', { name: /Hosted Service/ }));
+      await events.click(screen.getByRole('button', { name: 'Go to Dashboard' }));
+      await waitFor(() => expect(navigate).toHaveBeenCalledWith(destination, { replace: true }));
+      unmount();
+    }
+    window.history.replaceState(null, '', '/');
+  });
+
   it('moves focus to the new step’s heading on every step change', async () => {
     const events = userEvent.setup();
     render(<OnboardingWizard />);

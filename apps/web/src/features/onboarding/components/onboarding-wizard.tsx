@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
+import { signInDestination } from '~/features/auth/lib/next-path';
 import { planLabel, useAuth } from '~/lib/auth';
 import { useCompleteOnboarding } from '../api/onboarding';
 import { KeysSummary } from './keys-summary';
@@ -48,8 +49,9 @@ export function OnboardingWizard() {
   const finish = async (finishedMode: OnboardingMode) => {
     try {
       await complete.mutateAsync(finishedMode);
-      // Replace: Back must not return to a finished wizard.
-      navigate('/dashboard', { replace: true });
+      // Replace: Back must not return to a finished wizard. To the dashboard, or the page the
+      // visitor signed up for (`?next=`: a plan chosen on the pricing page opens Billing's plan change).
+      navigate(signInDestination(window.location.search), { replace: true });
     } catch (error) {
       toast.error(error instanceof Error ? error.message : 'Could not finish onboarding. Please try again.');
     }

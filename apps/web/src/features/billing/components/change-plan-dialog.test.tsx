@@ -1,0 +1,103 @@
+import type { BillingOverview, ProrationPreview } from '@conductor/shared/schemas/billing';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChangePlanDialog, requestedChange } from './change-plan-dialog';
+
+const { previewPlanChange } = vi.hoisted(() => ({ previewPlanChange: vi.fn() }));
+vi.mock('../api/billing', () => ({
+  previewPlanChange,
+  useChangePlan: () => ({ mutateAsync: vi.fn(), isPending: false, reset: vi.fn() }),
+}));
+vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+
+const FREE = {
+  plan: 'free',
+  planName: 'Free',
+  period: 'monthly',
+  priceCents: 0,
+  currentPeriodStart: '2026-11-01T00:00:00.000Z',
+  currentPeriodEnd: '2026-12-01T00:00:00.000Z',
+  nextBillingDate: '2026-12-01T00:00:00.000Z',
+  cancelAtPeriodEnd: false,
+  trialEndsAt: null,
+  trialAvailable: true,
+  usage: { tokensUsed: 0, ownKeyTokens: 0, tokensLimit: 10_000, monthStart: '2026-11-01T00:00:00.000Z' },
+  overage: { tokens: 0, costCents: 0, applies: false },
+  estimatedBillCents: 0,
+} as unknown as BillingOverview;
+
+const PRO_TRIAL: ProrationPreview = {
+  fromPlan: 'free',
+  fromPeriod: 'monthly',
+  toPlan: 'pro',
+  toPeriod: 'yearly',
+  creditCents: 0,
+  chargeCents: 0,
+  overageCents: 0,
+  totalCents: 0,
+  prorated: false,
+  periodStart: '2026-11-29T08:00:00.000Z',
+  periodEnd: '2026-12-13T08:00:00.000Z',
+  lines: [{ description: 'Pro plan (yearly), free trial, Nov 29, 2026 to Dec 13, 2026', amountCents: 0 }],
+  trial: { endsAt: '2026-12-13T08:00:00.000Z', firstInvoiceCents: 29_900 },
+};
+
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
+}
+
+function renderAt(entry: string, billing = FREE) {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter initialEntries={[entry]}>
+        <ChangePlanDialog billing={billing} />
+        <Address />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('requestedChange', () => {
+  it('reads a plan and period from the address, the current period when none is given', () => {
+    expect(requestedChange(new URLSearchParams('plan=pro&period=yearly'), 'monthly')).toEqual({ plan: 'pro', period: 'yearly' });
+    expect(requestedChange(new URLSearchParams('plan=enterprise'), 'yearly')).toEqual({ plan: 'enterprise', period: 'yearly' });
+    expect(requestedChange(new URLSearchParams('plan=pro&period=weekly'), 'monthly')).toEqual({ plan: 'pro', period: 'monthly' });
+    for (const query of ['', 'plan=', 'plan=byo-keys', 'plan=platinum', 'period=yearly', 'plan=PRO'])
+      expect(requestedChange(new URLSearchParams(query), 'monthly'), query).toBeNull();
+  });
+});
+
+describe('change plan dialog opened from the address', () => {
+  beforeEach(() => {
+    previewPlanChange.mockReset().mockResolvedValue(PRO_TRIAL);
+  });
+
+  it('opens with the plan and period chosen, shows what it costs, and takes the request out of the address', async () => {
+    renderAt('/dashboard/billing?plan=pro&period=yearly');
+    const dialog = await screen.findByRole('dialog', { name: 'Change plan' });
+    expect(screen.getByRole('radio', { name: /Pro/ })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'yearly' })).toHaveAttribute('aria-checked', 'true');
+    await waitFor(() => expect(previewPlanChange).toHaveBeenCalledWith({ plan: 'pro', period: 'yearly' }, expect.anything()));
+    expect(await screen.findByTestId('trial-terms')).toHaveTextContent('Free trial until Dec 13, 2026');
+    expect(dialog).toContainElement(screen.getByRole('button', { name: 'Confirm change' }));
+    expect(screen.getByTestId('address')).toHaveTextContent(/^\/dashboard\/billing$/);
+  });
+
+  it('opens with nothing to review when the plan asked for is the current one', async () => {
+    renderAt('/dashboard/billing?plan=free', FREE);
+    await screen.findByRole('dialog', { name: 'Change plan' });
+    expect(screen.getByRole('radio', { name: /Free/ })).toBeChecked();
+    expect(screen.getByRole('button', { name: 'Review change' })).toBeDisabled();
+    expect(previewPlanChange).not.toHaveBeenCalled();
+  });
+
+  it('stays closed for an address that asks for no plan it knows, which it then leaves', async () => {
+    renderAt('/dashboard/billing?plan=platinum&tab=invoices');
+    await waitFor(() => expect(screen.getByTestId('address')).toHaveTextContent(/^\/dashboard\/billing\?tab=invoices$/));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(previewPlanChange).not.toHaveBeenCalled();
+  });
+});
