@@ -1,6 +1,7 @@
 /** Plans: one source for the pricing page, `GET /v1/observability/billing/plans` and billing. */
-export const PLAN_IDS = ['free', 'pro', 'enterprise'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+import type { PlanId } from './plan-ids.ts';
+
+export { PLAN_IDS, type PlanId } from './plan-ids.ts';
 export const USER_PLANS = ['free', 'pro', 'enterprise', 'byo-keys'] as const;
 export type UserPlan = (typeof USER_PLANS)[number];
 

@@ -4,9 +4,11 @@ import { Card } from '~/components/ui/card';
 import { Tab, TabList, TabPanel, Tabs } from '~/components/ui/tabs';
 import { BenefitsList } from '~/features/auth/components/benefits-list';
 import { RegisterForm } from '~/features/auth/components/register-form';
-import { chosenPlan, useNextPage } from '~/features/auth/hooks/use-next-page';
+import { useNextPage } from '~/features/auth/hooks/use-next-page';
 import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
 import { withNext } from '~/features/auth/lib/next-path';
+import { chosenPlan } from '~/features/billing/lib/plan-request';
+import { planLabel } from '~/lib/auth';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -41,8 +43,8 @@ export default function Register() {
         <p className="mt-2 text-sm text-muted-foreground">Start your free 14-day trial. No credit card required.</p>
         {chosen && (
           <p className="mt-3 rounded-md bg-accent px-3 py-2 text-sm text-accent-foreground" data-testid="chosen-plan">
-            You chose the {chosen.plan} plan ({chosen.period}). Once your account is set up, Billing opens with it: your free trial starts
-            there, with a confirmed email address.
+            You chose the {planLabel(chosen.plan)} plan ({chosen.period}). Once your account is set up, Billing opens with it: your free
+            trial starts there, with a confirmed email address.
           </p>
         )}
         <Tabs defaultValue="email" className="mt-6">

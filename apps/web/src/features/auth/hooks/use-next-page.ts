@@ -13,14 +13,3 @@ export function useNextPage(): string | null {
   useEffect(() => setNext(nextPage(search)), [search]);
   return next;
 }
-
-/** The paid plan and period a `next` page asks Billing to change to (from the pricing page), if it does. */
-export function chosenPlan(next: string | null): { plan: 'Pro' | 'Enterprise'; period: 'monthly' | 'yearly' } | null {
-  if (!next?.startsWith('/dashboard/billing?')) return null;
-  const query = new URLSearchParams(next.slice('/dashboard/billing'.length));
-  const plan = query.get('plan');
-  const period = query.get('period') === 'yearly' ? 'yearly' : 'monthly';
-  if (plan === 'pro') return { plan: 'Pro', period };
-  if (plan === 'enterprise') return { plan: 'Enterprise', period };
-  return null;
-}

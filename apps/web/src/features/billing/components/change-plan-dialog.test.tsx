@@ -3,7 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChangePlanDialog, requestedChange } from './change-plan-dialog';
+import { chosenPlan, planChangePath, requestedChange } from '../lib/plan-request';
+import { ChangePlanDialog } from './change-plan-dialog';
 
 const { previewPlanChange } = vi.hoisted(() => ({ previewPlanChange: vi.fn() }));
 vi.mock('../api/billing', () => ({
@@ -67,6 +68,21 @@ describe('requestedChange', () => {
     expect(requestedChange(new URLSearchParams('plan=pro&period=weekly'), 'monthly')).toEqual({ plan: 'pro', period: 'monthly' });
     for (const query of ['', 'plan=', 'plan=byo-keys', 'plan=platinum', 'period=yearly', 'plan=PRO'])
       expect(requestedChange(new URLSearchParams(query), 'monthly'), query).toBeNull();
+  });
+});
+
+describe('chosenPlan', () => {
+  it('reads the paid plan a next page asks Billing for, as the pricing page writes it', () => {
+    expect(chosenPlan(planChangePath('pro', 'yearly'))).toEqual({ plan: 'pro', period: 'yearly' });
+    expect(chosenPlan('/dashboard/billing?plan=enterprise')).toEqual({ plan: 'enterprise', period: 'monthly' });
+    for (const next of [
+      null,
+      '/dashboard/billing',
+      planChangePath('free', 'monthly'),
+      '/dashboard/keys?plan=pro',
+      '/dashboard/billing?plan=gold',
+    ])
+      expect(chosenPlan(next), String(next)).toBeNull();
   });
 });
 

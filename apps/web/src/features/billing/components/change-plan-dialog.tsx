@@ -1,4 +1,4 @@
-import { PLAN_IDS, PLANS, type PlanId } from '@conductor/shared';
+import { PLANS, type PlanId } from '@conductor/shared';
 import type { BillingOverview, BillingPeriod, ProrationPreview } from '@conductor/shared/schemas/billing';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -10,6 +10,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { cn } from '~/lib/cn';
 import { formatCents, formatLastDay, formatNumber, formatUtcDate } from '~/lib/format';
 import { previewPlanChange, useChangePlan } from '../api/billing';
+import { requestedChange } from '../lib/plan-request';
 
 function priceLabel(planId: PlanId, period: BillingPeriod): string {
   const plan = PLANS.find((candidate) => candidate.id === planId);
@@ -66,14 +67,6 @@ function ProrationSummary({ preview, endsTrial }: { preview: ProrationPreview; e
       )}
     </div>
   );
-}
-
-/** A plan change asked for in the address (`?plan=pro&period=yearly`, from the pricing page's button): valid, or null. */
-export function requestedChange(query: URLSearchParams, current: BillingPeriod): { plan: PlanId; period: BillingPeriod } | null {
-  const plan = PLAN_IDS.find((id) => id === query.get('plan'));
-  if (!plan) return null;
-  const period = query.get('period');
-  return { plan, period: period === 'monthly' || period === 'yearly' ? period : current };
 }
 
 /**

@@ -2,6 +2,7 @@ import { monthlyDisplayPrice, type Plan } from '@conductor/shared';
 import { Check, Minus } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '~/components/ui/button';
+import { planChangePath } from '~/features/billing/lib/plan-request';
 import { cn } from '~/lib/cn';
 import type { BillingPeriod } from './billing-toggle';
 
@@ -15,7 +16,8 @@ const usd = (amount: number) => `$${amount.toLocaleString('en-US')}`;
 function planTarget(plan: Plan, period: BillingPeriod): string {
   if (plan.id === 'enterprise') return '/contact';
   if (plan.price.monthly === 0) return '/register';
-  return `/register?next=${encodeURIComponent(`/dashboard/billing?plan=${plan.id}&period=${period}`)}`;
+  // As `withNext` writes it, without loading the sign-in code on this page.
+  return `/register?next=${encodeURIComponent(planChangePath(plan.id, period))}`;
 }
 
 /** One plan: price for the period, limits and features, and its button (see `planTarget`). */
