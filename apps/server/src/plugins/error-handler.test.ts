@@ -36,6 +36,10 @@ describe('error handler', () => {
     const publicApi = await app.inject({ url: '/v1/other' });
     expect(publicApi.statusCode).toBe(500);
     expect(publicApi.json()).toMatchObject({ error: { type: 'api_error', code: 'internal_error', param: null } });
+    // A path the router decodes to /v1 answers in the same envelope.
+    const escaped = await app.inject({ url: '/%76%31/other?x=1' });
+    expect(escaped.statusCode).toBe(500);
+    expect(escaped.json()).toMatchObject({ error: { type: 'api_error', code: 'internal_error', param: null } });
     await app.close();
   });
 

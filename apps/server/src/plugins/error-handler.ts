@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@conductor/shared';
 import type { OpenAiErrorType } from '@conductor/shared/openai/chat';
 import { AppError } from '../lib/errors.ts';
+import { routedPath } from '../lib/request-path.ts';
 
 interface ErrorView {
   statusCode: number;
@@ -89,7 +90,8 @@ const OPENAI_TYPE: Record<number, OpenAiErrorType> = {
 
 /** `/v1/*` (the public, OpenAI-compatible API) answers in the OpenAI error envelope. */
 export function isPublicApi(url: string): boolean {
-  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+  const path = routedPath(url) ?? url;
+  return path === '/v1' || path.startsWith('/v1/');
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, view: ErrorView): FastifyReply {

@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { routedPath } from '../lib/request-path.ts';
 import { type NewSession, resolveSession, SESSION_COOKIE, type SessionRow } from '../modules/auth/session.service.ts';
 import type { UserRow } from '../modules/users/users.repository.ts';
 
@@ -31,7 +32,8 @@ export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
 
   // Callback style: the gateway and the pages pass through without a promise per request.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
+    // The routed path: `/%61pi/v1/…` reaches the portal API too and must get its checks.
+    if (!request.url.startsWith('/api/') && !routedPath(request.url)?.startsWith('/api/')) return done();
     const header = request.headers.cookie;
     request.cookies = header ? app.parseCookie(header) : {};
     try {

@@ -105,4 +105,31 @@ describe('sessions', () => {
     const still = await harness.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
     expect(still.json().isAuthenticated).toBe(true);
   });
+
+  it('applies the same checks to a path written with percent-escapes, which the router decodes', async () => {
+    const { cookie } = await createUserWithSession(harness.app);
+    // `/%61pi/…` is routed to `/api/…`: a cross-site form must not get past the origin check with it.
+    const crossSite = await harness.app.inject({
+      method: 'POST',
+      url: '/%61pi/v1/auth/logout',
+      headers: { cookie, origin: 'https://evil.example', host: 'localhost:80', 'content-type': 'text/plain' },
+      payload: 'x=1',
+    });
+    expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.json().error.message).toBe('Cross-origin request refused.');
+    expect((await harness.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } })).json().isAuthenticated).toBe(
+      true,
+    );
+    // From our own origin the escaped path is the same call, with the session it carries: signing out ends it.
+    const sameSite = await harness.app.inject({
+      method: 'POST',
+      url: '/%61pi/v1/auth/logout',
+      headers: { cookie, origin: 'http://localhost:3000', host: 'localhost:3000' },
+      payload: {},
+    });
+    expect(sameSite.statusCode).toBe(200);
+    expect((await harness.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } })).json().isAuthenticated).toBe(
+      false,
+    );
+  });
 });

@@ -94,9 +94,14 @@ async function readForm(request: FastifyRequest): Promise<{ values: Record<strin
       }
     }
   } catch (error) {
-    if (error instanceof request.server.multipartErrors.FilesLimitError)
-      throw new AppError('bad_request', TICKET_MESSAGES.tooManyAttachments);
-    throw error;
+    const refusals = request.server.multipartErrors;
+    if (error instanceof refusals.FilesLimitError) throw new AppError('bad_request', TICKET_MESSAGES.tooManyAttachments);
+    if (error instanceof refusals.FieldsLimitError || error instanceof refusals.PartsLimitError)
+      throw new AppError('payload_too_large', TICKET_MESSAGES.tooManyFields);
+    // Nothing here touches the database: what else can fail is the body itself (no boundary,
+    // data cut short, a part without its end), which the parser reports as a plain error.
+    request.log.info({ err: error }, 'malformed multipart ticket body');
+    throw new AppError('bad_request', TICKET_MESSAGES.malformedForm);
   }
   return { values, files };
 }

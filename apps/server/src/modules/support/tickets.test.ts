@@ -165,4 +165,47 @@ describe('support tickets', () => {
     const json = await test.app.inject({ method: 'POST', url: '/api/v1/support/tickets', payload: VALID });
     expect(json.statusCode).toBe(415);
   });
+
+  it('answers a malformed multipart body with a 400 that says so, never a 500', async () => {
+    const send = (payload: string, contentType: string) =>
+      test.app.inject({
+        method: 'POST',
+        url: '/api/v1/support/tickets',
+        payload,
+        headers: { 'content-type': contentType },
+        // An address of its own: the tickets allowed per address and hour are not this test's subject.
+        remoteAddress: '127.0.0.71',
+      });
+    const part = (name: string, value: string) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const answers = [
+      // No boundary in the content type.
+      await send('garbage', 'multipart/form-data'),
+      // A field cut short: the body ends inside it.
+      await send('--x\r\nContent-Disposition: form-data; name="subject"\r\n\r\nhel', 'multipart/form-data; boundary=x'),
+      // A file part cut short.
+      await send(
+        '--x\r\nContent-Disposition: form-data; name="attachments"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG',
+        'multipart/form-data; boundary=x',
+      ),
+    ];
+    expect(answers.map((answer) => [answer.statusCode, answer.json().error.message])).toEqual([
+      [400, TICKET_MESSAGES.malformedForm],
+      [400, TICKET_MESSAGES.malformedForm],
+      [400, TICKET_MESSAGES.malformedForm],
+    ]);
+    const tooManyFields = await send(
+      `${Array.from({ length: 25 }, (_, index) => part(`extra${index}`, 'x')).join('')}--x--\r\n`,
+      'multipart/form-data; boundary=x',
+    );
+    expect(tooManyFields.statusCode).toBe(413);
+    expect(tooManyFields.json().error.message).toBe(TICKET_MESSAGES.tooManyFields);
+    // A well-formed body from the same address still gets its ticket.
+    const fine = await send(
+      `${Object.entries({ ...VALID, name: 'A', email: 'a@example.com' })
+        .map(([name, value]) => part(name, value))
+        .join('')}--x--\r\n`,
+      'multipart/form-data; boundary=x',
+    );
+    expect(fine.statusCode).toBe(201);
+  });
 });
