@@ -22,7 +22,7 @@ import { portalPlugin } from './modules/portal/portal.plugin.ts';
 import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
 import { registerOpenApi } from './modules/support/openapi.ts';
 import { supportPlugin } from './modules/support/support.plugin.ts';
-import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler.ts';
+import { frameworkErrorHandler, registerErrorHandler, registerJsonParser } from './plugins/error-handler.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerNotFound } from './plugins/not-found.ts';
 import { registerBaselineHeaders } from './plugins/baseline-headers.ts';
@@ -117,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerBaselineHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false });
   await registerSessionAuth(app);
   registerErrorHandler(app);
+  registerJsonParser(app);
   registerMetrics(app, context.metrics, env.METRICS_TOKEN);
 
   await app.register(healthRoutes);

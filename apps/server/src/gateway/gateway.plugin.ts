@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { explainedJsonParser, FORBIDDEN_KEYS, ForbiddenKeysError } from '../plugins/error-handler.ts';
 import type { GatewayPrincipal } from './auth/api-key-auth.ts';
 import { GatewayError } from './gateway-error.ts';
 import { createGatewayRuntime, type GatewayRuntime } from './gateway-runtime.ts';
@@ -35,7 +36,12 @@ function asGatewayError(error: FastifyError): GatewayError | undefined {
   const known = error.code ? BODY_ERRORS[error.code] : undefined;
   if (known) return new GatewayError(known[0], 'invalid_request_error', known[1], known[2]);
   if (error instanceof SyntaxError)
-    return new GatewayError(400, 'invalid_request_error', 'invalid_json', 'Request body is not valid JSON.');
+    return new GatewayError(
+      400,
+      'invalid_request_error',
+      'invalid_json',
+      error instanceof ForbiddenKeysError ? `${FORBIDDEN_KEYS}.` : 'Request body is not valid JSON.',
+    );
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500)
     return new GatewayError(status, status === 429 ? 'rate_limit_error' : 'invalid_request_error', 'invalid_request', error.message);
@@ -67,7 +73,7 @@ function gatewayRoutes(runtime: GatewayRuntime): FastifyPluginAsyncZod {
     // guarded parser scans every body twice with regular expressions for `__proto__` and
     // `constructor` (escaped or not). A body with either word, a `\u` escape, or that fails to
     // parse takes the guarded parser, so what is accepted and every error are exactly as before.
-    const guardedJson = app.getDefaultJsonParser('error', 'error');
+    const guardedJson = explainedJsonParser(app.getDefaultJsonParser('error', 'error'));
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       const text = body as string;

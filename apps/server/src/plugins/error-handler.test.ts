@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { registerErrorHandler } from './error-handler.ts';
+import { FORBIDDEN_KEYS, registerErrorHandler, registerJsonParser } from './error-handler.ts';
 
 describe('error handler', () => {
   it('answers text the database cannot store (a NUL, SQLSTATE 22021) with a 400, also when the query builder wrapped it', async () => {
@@ -40,6 +40,23 @@ describe('error handler', () => {
     const escaped = await app.inject({ url: '/%76%31/other?x=1' });
     expect(escaped.statusCode).toBe(500);
     expect(escaped.json()).toMatchObject({ error: { type: 'api_error', code: 'internal_error', param: null } });
+    await app.close();
+  });
+
+  it('says why a body that is valid JSON is refused for a prototype key', async () => {
+    const app = Fastify();
+    registerErrorHandler(app);
+    registerJsonParser(app);
+    app.post('/api/v1/echo', async (request) => ({ body: request.body }));
+    const post = (payload: string) =>
+      app.inject({ method: 'POST', url: '/api/v1/echo', payload, headers: { 'content-type': 'application/json' } });
+    for (const payload of ['{"__proto__":{"admin":true}}', '{"a":{"constructor":{"prototype":{"x":1}}}}', '{"\\u005f\\u005fproto__":1}']) {
+      const refused = await post(payload);
+      expect([refused.statusCode, refused.json()], payload).toEqual([400, { error: { code: 'invalid_json', message: FORBIDDEN_KEYS } }]);
+    }
+    // Broken JSON is still named as such, and the usual body parses.
+    expect((await post('{"a":')).json().error.message).toBe('Request body is not valid JSON');
+    expect((await post('{"constructor":"a name"}')).json()).toEqual({ body: { constructor: 'a name' } });
     await app.close();
   });
 

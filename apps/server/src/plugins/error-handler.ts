@@ -23,6 +23,47 @@ const FRAMEWORK_ERRORS: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: 'Content-Length does not match the body' },
 };
 
+/** What the guarded JSON parser refuses in a body that parses (prototype pollution). */
+export const FORBIDDEN_KEYS = 'Request body must not contain "__proto__" or "constructor.prototype" keys';
+
+/** A refusal of valid JSON for a prototype key (the guarded parser's own says only "not valid JSON"). */
+export class ForbiddenKeysError extends SyntaxError {
+  readonly statusCode = 400;
+}
+
+type JsonParser = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => void;
+
+/**
+ * Fastify's guarded JSON parser, saying why when it refuses a body that is valid JSON: it holds
+ * `__proto__` or `constructor.prototype` (the parser reports every refusal as invalid JSON).
+ * Parsing the body again happens only on that error path.
+ */
+export function explainedJsonParser(guarded: JsonParser): JsonParser {
+  return (request, body, done) =>
+    guarded(request, body, (error, value) => {
+      if (error && (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parses(body)) {
+        return done(new ForbiddenKeysError(FORBIDDEN_KEYS));
+      }
+      done(error, value);
+    });
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Registers the explained parser for JSON bodies on this instance (and its children). */
+export function registerJsonParser(app: FastifyInstance): void {
+  const guarded = explainedJsonParser(app.getDefaultJsonParser('error', 'error') as JsonParser);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => guarded(request, body as string, done));
+}
+
 /** PostgreSQL's "invalid byte sequence" (a NUL in text) and "untranslatable character". */
 const UNSTORABLE_TEXT: ReadonlySet<string> = new Set(['22021', '22P05']);
 
@@ -69,8 +110,11 @@ function describe(error: FastifyError | AppError | Error): ErrorView {
   const status = fastifyError.statusCode ?? 500;
   const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
   if (known) return { statusCode: status, code: known.code, message: known.message };
-  if (error instanceof SyntaxError && status === 400)
+  if (error instanceof SyntaxError && status === 400) {
+    // Valid JSON that the guarded parser refuses: say why, not that it does not parse.
+    if (error instanceof ForbiddenKeysError) return { statusCode: 400, code: 'invalid_json', message: FORBIDDEN_KEYS };
     return { statusCode: 400, code: 'invalid_json', message: 'Request body is not valid JSON' };
+  }
   if (status >= 400 && status < 500) return { statusCode: status, code: fastifyError.code ?? 'bad_request', message: error.message };
   return { statusCode: 500, code: 'internal', message: MESSAGES.serverError };
 }

@@ -1,5 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { routedPath } from '../lib/request-path.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The refusal of a request no route serves: 405 with `Allow` when the path is served with
+     * other methods, else 404. Also used by the web app's catch-all `GET /*`, which would
+     * otherwise answer (with a 404) every GET to a path that only takes POST.
+     */
+    unrouted(request: FastifyRequest, reply: FastifyReply): AppError;
+  }
+}
 
 interface RouteMethods {
   pattern: RegExp;
@@ -32,13 +44,16 @@ export function registerNotFound(app: FastifyInstance): void {
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(method);
     if (entry.methods.has('GET')) entry.methods.add('HEAD');
   });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+  app.decorate('unrouted', (request: FastifyRequest, reply: FastifyReply): AppError => {
+    const path = routedPath(request.url) ?? request.url.split('?')[0] ?? '/';
     const allowed = new Set<string>();
     for (const { pattern, methods } of routes.values()) if (pattern.test(path)) for (const method of methods) allowed.add(method);
-    if (allowed.size === 0 || allowed.has(request.method)) throw new AppError('not_found', `No route for ${request.method} ${path}`);
+    if (allowed.size === 0 || allowed.has(request.method)) return new AppError('not_found', `No route for ${request.method} ${path}`);
     const list = [...allowed].sort();
     reply.header('allow', list.join(', '));
-    throw new AppError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${list.join(' or ')}.`);
+    return new AppError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${list.join(' or ')}.`);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    throw app.unrouted(request, reply);
   });
 }

@@ -49,4 +49,30 @@ describe('web app serving', () => {
       error: { message: MALFORMED_URL, type: 'invalid_request_error', param: null, code: 'bad_request' },
     });
   });
+
+  it('answers a GET to an API path that takes other methods with 405 and Allow, not the app or a 404', async () => {
+    // The app's catch-all `GET /*` sees these first; they are API addresses, answered as the API does.
+    for (const [url, allow] of [
+      ['/v1/chat/completions', 'POST'],
+      ['/%76%31/chat/completions', 'POST'],
+      ['/api/v1/auth/logout', 'POST'],
+    ] as const) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(405);
+      expect(response.headers.allow, url).toBe(allow);
+    }
+    expect((await get('/v1/chat/completions')).json()).toEqual({
+      error: {
+        message: 'GET is not allowed on /v1/chat/completions: use POST.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'method_not_allowed',
+      },
+    });
+    const head = await harness.app.inject({ method: 'HEAD', url: '/v1/chat/completions' });
+    expect([head.statusCode, head.headers.allow]).toEqual([405, 'POST']);
+    // Paths no route serves stay 404.
+    expect((await get('/v1/no-such-thing')).statusCode).toBe(404);
+    expect((await get('/api/v1/no-such-thing')).statusCode).toBe(404);
+  });
 });

@@ -76,7 +76,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = decodedPath(request.url);
     if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix)) || pathname === '/api' || pathname === '/v1') {
-      throw new AppError('not_found', `No route for ${request.method} ${pathname}`);
+      // An API path is never a page: 404, or 405 where it takes other methods (GET /v1/chat/completions).
+      throw app.unrouted(request, reply);
     }
     const relative = path.normalize(pathname).replace(/^([/\\])+/, '');
     const target = path.join(root, relative);

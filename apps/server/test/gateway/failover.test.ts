@@ -121,6 +121,51 @@ describe('failover through the official SDK', () => {
     expect(fake(fakes, 'anthropic').requests).toHaveLength(0);
   });
 
+  it('relays the code and param of a request the provider refuses: the SDK reads context_length_exceeded', async () => {
+    fake(fakes, 'openai').enqueue({ kind: 'fixture', name: 'error-400.json' });
+    const error = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages }, { headers: { 'x-conductor-routing': FALLBACK } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const refused = error as APIError;
+    expect(refused.status).toBe(400);
+    expect(refused.code).toBe('context_length_exceeded');
+    expect(refused.param).toBe('messages');
+    expect(refused.type).toBe('invalid_request_error');
+    expect(refused.message).toContain("OpenAI: This model's maximum context length is 128000 tokens.");
+    expect(refused.headers?.get('x-conductor-route')).toBe('fallback (header); openai/gpt-4o-mini=400');
+    expect(fake(fakes, 'anthropic').requests).toHaveLength(0);
+  });
+
+  it('answers a refused stream (before its first byte) with the same envelope, and maps Anthropic’s overflow to it', async () => {
+    fake(fakes, 'openai').enqueue({ kind: 'fixture', name: 'error-400.json' });
+    const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages, stream: true }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: {
+        message:
+          "OpenAI: This model's maximum context length is 128000 tokens. However, your messages resulted in 130542 tokens. Please reduce the length of the messages.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    });
+
+    fake(fakes, 'anthropic').enqueue({ kind: 'fixture', name: 'error-prompt-too-long.json' });
+    const anthropic = await client.chat.completions.create({ model: 'claude-3-5-haiku', messages }).catch((caught: unknown) => caught);
+    expect(anthropic).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((anthropic as APIError).error).toEqual({
+      message: 'Anthropic: prompt is too long: 219898 tokens > 200000 maximum',
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    });
+  });
+
   it('fails over when a provider refuses the server’s hosted key, and answers 502 (not 401) when no target is left', async () => {
     fake(fakes, 'openai').enqueue({
       kind: 'status',

@@ -1,6 +1,7 @@
 import { ChatCompletionRequest, OpenAiErrorEnvelope } from '@conductor/shared/openai/chat';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORBIDDEN_KEYS } from '../../src/plugins/error-handler.ts';
 import { createAccountWithKey, type LiveGateway, startGateway } from './gateway-helpers.ts';
 
 const VALID = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }] };
@@ -121,10 +122,12 @@ describe('fuzz: invalid chat bodies', () => {
       'a constructor.prototype member',
       '{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"constructor":{"prototype":{"x":1}}}',
     ],
-  ])('refuses a body with %s as invalid JSON, as Fastify’s guarded parser does', async (_name, payload) => {
+  ])('refuses a body with %s as Fastify’s guarded parser does, saying why', async (_name, payload) => {
     const response = await post(payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ error: { code: 'invalid_json', type: 'invalid_request_error' } });
+    expect(response.json()).toMatchObject({
+      error: { code: 'invalid_json', type: 'invalid_request_error', message: `${FORBIDDEN_KEYS}.` },
+    });
   });
 
   it('reads bodies with \\u escapes and with the words in message text', async () => {

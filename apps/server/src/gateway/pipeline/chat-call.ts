@@ -282,7 +282,14 @@ export class ChatCall {
 
   async #sandbox(body: ChatCompletionRequest, model: ModelInfo, route: RouteLog): Promise<void> {
     const latency = sandboxLatency(this.#request.headers[SANDBOX_LATENCY_HEADER]);
-    const answer = await sandboxAnswer(body, model, maxTokensOf(body));
+    // Metered under the model whose limits apply, even when refused (routing may have chosen another than the one named).
+    this.#model = model.id;
+    // A prompt over the context window is refused as its provider would (at once, before any SSE
+    // byte), and shows in the route header as a live upstream's refusal does.
+    const answer = await sandboxAnswer(body, model, maxTokensOf(body)).catch((error: unknown) => {
+      if (error instanceof GatewayError) route.add({ model }, String(error.status));
+      throw error;
+    });
     if (latency > 0) {
       const started = performance.now();
       try {
@@ -295,7 +302,6 @@ export class ChatCall {
     }
     route.add({ model }, 'sandbox');
     this.#provider = 'sandbox';
-    this.#model = model.id;
     this.#served = { provider: 'sandbox', model: model.id };
     this.#usage = answer.usage;
     const identity = {

@@ -78,6 +78,10 @@ describe('parseChatRequest', () => {
     ['logit_bias', { '50256': -100 }],
     ['prediction', { type: 'content', content: 'x' }],
     ['web_search_options', {}],
+    ['store', true],
+    ['service_tier', 'flex'],
+    ['reasoning_effort', 'low'],
+    ['verbosity', 'low'],
   ])('refuses %s (%j) with 400 unsupported_parameter instead of dropping it', (name, value) => {
     const error = refusal({ ...usual, [name]: value });
     expect(error.status).toBe(400);
@@ -91,8 +95,67 @@ describe('parseChatRequest', () => {
     ['logprobs', false],
     ['modalities', ['text']],
     ['logit_bias', {}],
+    ['store', false],
+    ['service_tier', 'auto'],
+    ['service_tier', 'default'],
+    // Hints that change no answer: accepted, as OpenAI accepts them for every model.
+    ['metadata', { team: 'search' }],
+    ['prompt_cache_key', 'k'],
   ])('accepts %s with the value that asks for the default (%j)', (name, value) => {
     expect(parseChatRequest({ ...usual, [name]: value })).toMatchObject(usual);
+  });
+
+  it('refuses a conversation with tool calls in it instead of passing it on without them', () => {
+    const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+    const withCall = refusal({
+      ...usual,
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+      ],
+    });
+    expect([withCall.status, withCall.code, withCall.param]).toEqual([400, 'unsupported_parameter', 'messages.1.tool_calls']);
+    expect(withCall.message).toBe("Messages with 'tool_calls' are not supported by this gateway (tool-free text chat only).");
+    const legacyCall = refusal({
+      ...usual,
+      messages: [{ role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } }, ...usual.messages],
+    });
+    expect(legacyCall.param).toBe('messages.0.function_call');
+    const toolResult = refusal({
+      ...usual,
+      messages: [...usual.messages, { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' }],
+    });
+    expect([toolResult.code, toolResult.param]).toEqual(['unsupported_parameter', 'messages.1.role']);
+    expect(toolResult.message).toBe(
+      "Messages with role 'tool' (tool results) are not supported by this gateway (tool-free text chat only).",
+    );
+    // `tool_calls: null` or an empty list asks for nothing.
+    const assistant = { role: 'assistant', content: 'Hello', tool_calls: null };
+    expect(parseChatRequest({ ...usual, messages: [assistant, ...usual.messages] }).messages).toHaveLength(2);
+    expect(parseChatRequest({ ...usual, messages: [{ ...assistant, tool_calls: [] }, ...usual.messages] }).messages).toHaveLength(2);
+  });
+
+  it('refuses empty content where OpenAI does: null outside an assistant turn, an empty part list anywhere', () => {
+    const nullUser = refusal({ ...usual, messages: [{ role: 'user', content: null }] });
+    expect([nullUser.status, nullUser.code, nullUser.param]).toEqual([400, 'invalid_request', 'messages.0.content']);
+    expect(nullUser.message).toBe("Invalid body field 'messages.0.content': a user message needs content.");
+    const emptyParts = refusal({ ...usual, messages: [...usual.messages, { role: 'assistant', content: [] }] });
+    expect(emptyParts.param).toBe('messages.1.content');
+    expect(emptyParts.message).toBe("Invalid body field 'messages.1.content': a content array must hold at least one part.");
+    // An assistant turn without content is part of a conversation as OpenAI takes it.
+    expect(parseChatRequest({ ...usual, messages: [{ role: 'assistant', content: null }, ...usual.messages] }).messages).toHaveLength(2);
+  });
+
+  it('refuses stream_options on a request that does not stream, as OpenAI does', () => {
+    const error = refusal({ ...usual, stream_options: { include_usage: true } });
+    expect([error.status, error.param, error.message]).toEqual([
+      400,
+      'stream_options',
+      "'stream_options' is only allowed when 'stream' is true.",
+    ]);
+    expect(parseChatRequest({ ...usual, stream: true, stream_options: { include_usage: true } }).stream_options).toEqual({
+      include_usage: true,
+    });
   });
 
   it.each([

@@ -25,8 +25,19 @@ const UNSUPPORTED: Readonly<Record<string, (value: unknown) => boolean>> = {
   logit_bias: (value) => sent(value) && !(isRecord(value) && Object.keys(value).length === 0),
   prediction: sent,
   web_search_options: sent,
+  // Stored completions (and distillation/evals on them) are OpenAI's product, which nothing here stores for.
+  store: (value) => sent(value) && value !== false,
+  // A processing tier changes price and latency; only the upstream's default is served.
+  service_tier: (value) => sent(value) && value !== 'auto' && value !== 'default',
+  // For reasoning models only: none in the catalogue, and OpenAI refuses them for the others.
+  reasoning_effort: sent,
+  verbosity: sent,
 };
 const UNSUPPORTED_NAMES = Object.keys(UNSUPPORTED);
+
+const unsupported = (param: string, message: string) =>
+  new GatewayError(400, 'invalid_request_error', 'unsupported_parameter', message, { param });
+const invalid = (param: string, message: string) => new GatewayError(400, 'invalid_request_error', 'invalid_request', message, { param });
 
 /** The body, validated by the shared schema (its usual shape member by member, plain-request.ts); the first problem is named with its path as `param`. */
 export function parseChatRequest(body: unknown): ChatCompletionRequest {
@@ -35,18 +46,58 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
   for (const name of UNSUPPORTED_NAMES) {
     const value = data[name];
     if (value !== undefined && UNSUPPORTED[name]?.(value)) {
-      throw new GatewayError(
-        400,
-        'invalid_request_error',
-        'unsupported_parameter',
-        `'${name}' is not supported by this gateway (tool-free text chat only).`,
-        {
-          param: name,
-        },
-      );
+      throw unsupported(name, `'${name}' is not supported by this gateway (tool-free text chat only).`);
     }
   }
+  checkMessages(body, request);
+  if (request.stream_options !== undefined && request.stream !== true) {
+    // As OpenAI answers: the options of a stream that is not asked for are a mistake, not a no-op.
+    throw invalid('stream_options', "'stream_options' is only allowed when 'stream' is true.");
+  }
   return request;
+}
+
+/**
+ * What the schema's message shape cannot say. A conversation with tool calls in it (an
+ * assistant turn's `tool_calls` or `function_call`, a `tool` turn's result) is refused like
+ * `tools` itself: passing it on without them would show the model a conversation it never had.
+ * Content may be null only on an assistant turn, and a content array must hold a part: OpenAI
+ * refuses both otherwise.
+ */
+function checkMessages(body: unknown, request: ChatCompletionRequest): void {
+  // The parsed messages keep only role, content and name: the members they dropped are read from the body.
+  const sentMessages = isRecord(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  request.messages.forEach((message, index) => {
+    const raw = sentMessages[index];
+    if (isRecord(raw)) {
+      for (const member of ['tool_calls', 'function_call'] as const) {
+        if (sent(raw[member]) && !(Array.isArray(raw[member]) && raw[member].length === 0)) {
+          throw unsupported(
+            `messages.${index}.${member}`,
+            `Messages with '${member}' are not supported by this gateway (tool-free text chat only).`,
+          );
+        }
+      }
+    }
+    if (message.role === 'tool') {
+      throw unsupported(
+        `messages.${index}.role`,
+        "Messages with role 'tool' (tool results) are not supported by this gateway (tool-free text chat only).",
+      );
+    }
+    if (message.content === null && message.role !== 'assistant') {
+      throw invalid(
+        `messages.${index}.content`,
+        `Invalid body field 'messages.${index}.content': a ${message.role} message needs content.`,
+      );
+    }
+    if (Array.isArray(message.content) && message.content.length === 0) {
+      throw invalid(
+        `messages.${index}.content`,
+        `Invalid body field 'messages.${index}.content': a content array must hold at least one part.`,
+      );
+    }
+  });
 }
 
 function schemaParse(body: unknown): ChatCompletionRequest {

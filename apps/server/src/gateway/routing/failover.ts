@@ -82,7 +82,11 @@ const CODE_BY_TYPE: Record<string, string> = {
   invalid_request_error: 'upstream_invalid_request',
 };
 
-/** The last upstream failure as the client sees it. */
+/**
+ * The last upstream failure as the client sees it. The adapter's own code comes first: a request
+ * fault relayed from the provider (`context_length_exceeded`) or a reason of the gateway's
+ * (`upstream_hosted_key_rejected`); otherwise the type's generic `upstream_*` code.
+ */
 export function toGatewayError(upstream: UpstreamError): GatewayError {
   const retryAfterSeconds = upstream.retryAfterMs !== undefined ? Math.max(1, Math.ceil(upstream.retryAfterMs / 1000)) : undefined;
   return new GatewayError(

@@ -95,6 +95,13 @@ describe('the shared demo account', () => {
     expectRefused(moved, DEMO_ACCOUNT_REFUSALS.email);
     expect(moved.json().error.fields).toEqual({ email: DEMO_ACCOUNT_REFUSALS.email });
     expect((await demoRow())?.email).toBe(DEMO_CREDENTIALS.email);
+    // The same address in other letters' case is the same mailbox, but not the address every visitor is shown.
+    const recased = await call('PATCH', '/api/v1/settings/profile', visitor, {
+      name: DEMO_CREDENTIALS.name,
+      email: DEMO_CREDENTIALS.email.toUpperCase(),
+    });
+    expectRefused(recased, DEMO_ACCOUNT_REFUSALS.email);
+    expect((await demoRow())?.email).toBe(DEMO_CREDENTIALS.email);
 
     const renamed = await call('PATCH', '/api/v1/settings/profile', visitor, { name: 'Rude Name', email: DEMO_CREDENTIALS.email });
     expectRefused(renamed, DEMO_ACCOUNT_REFUSALS.name);

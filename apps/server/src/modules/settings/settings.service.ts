@@ -67,7 +67,8 @@ export async function updateProfile(
 ): Promise<PublicUser> {
   const emailChanged = emailChanges(user, input.email);
   if (input.name !== user.name) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.name, 'name');
-  if (emailChanged) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.email, 'email');
+  // The demo keeps its published address as written: a change of case alone is a change there too.
+  if (input.email !== user.email) refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.email, 'email');
   if (emailChanged) await checkPasswordForEmailChange(user, input.currentPassword);
   if (emailChanged && !user.passwordHash) assertRecentSignIn(session, now, SIGN_IN_AGAIN_TO_CHANGE_EMAIL, 'email');
   if (emailChanged && (await emailTakenByAnother(db, input.email, user.id))) {

@@ -162,6 +162,34 @@ describe('anthropic adapter: errors', () => {
     });
   });
 
+  it('a prompt over the context window is answered as OpenAI does: context_length_exceeded on messages', () => {
+    expect(mapError('error-prompt-too-long.json')).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      message: 'Anthropic: prompt is too long: 219898 tokens > 200000 maximum',
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
+    const withOutput = {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again',
+      },
+    };
+    expect(anthropicAdapter.mapError(400, withOutput, {})).toMatchObject({ code: 'context_length_exceeded', param: 'messages' });
+  });
+
+  it('an output limit over the model’s maximum is not a context overflow', () => {
+    const body = {
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'max_tokens: 10000 > 4096, which is the maximum allowed number of output tokens' },
+    };
+    expect(anthropicAdapter.mapError(400, body, {})).not.toHaveProperty('code');
+  });
+
   it('404 falls back', () => {
     expect(mapError('error-404.json')).toMatchObject({ status: 404, disposition: 'fallback' });
   });

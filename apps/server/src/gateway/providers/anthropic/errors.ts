@@ -1,4 +1,4 @@
-import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
+import { CONTEXT_LENGTH_EXCEEDED, classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
 import { headerValue } from '../common/headers.ts';
 import { retryAfterFromHeaders } from '../common/retry-after.ts';
 import type { UpstreamError } from '../types.ts';
@@ -23,6 +23,14 @@ function retryAfterFromResets(headers: Headers, now: (() => number) | undefined)
 }
 
 /**
+ * Anthropic reports a prompt over the context window only in words, as an `invalid_request_error`:
+ * `prompt is too long: 208310 tokens > 200000 maximum`, or, with `max_tokens` counted in (older
+ * models), `input length and \`max_tokens\` exceed context limit: 197626 + 8192 > 200000, …`.
+ * https://docs.anthropic.com/en/docs/build-with-claude/context-windows
+ */
+const CONTEXT_OVERFLOW = /^(prompt is too long:|input length and `?max_tokens`? exceed context limit)/i;
+
+/**
  * https://docs.anthropic.com/en/api/errors#http-errors — 529 `overloaded_error` is Anthropic's
  * own "temporarily overloaded" status: retryable like a 503.
  */
@@ -31,8 +39,15 @@ export function mapAnthropicError(status: number, rawBody: unknown, headers: Hea
   const parsed = AnthropicErrorBody.safeParse(body);
   const message = parsed.success ? parsed.data.error.message : textExcerpt(body);
   const code = parsed.success ? parsed.data.error.type : undefined;
+  const overflow = code === 'invalid_request_error' && message !== undefined && CONTEXT_OVERFLOW.test(message);
   const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (status === 429 ? retryAfterFromResets(headers, now) : undefined);
-  return classifyUpstreamError(status, { providerName: 'Anthropic', message, code, retryAfterMs });
+  return classifyUpstreamError(status, {
+    providerName: 'Anthropic',
+    message,
+    code,
+    retryAfterMs,
+    requestFault: overflow ? CONTEXT_LENGTH_EXCEEDED : undefined,
+  });
 }
 
 /** The HTTP status an in-stream error type stands for. https://docs.anthropic.com/en/api/errors#http-errors */

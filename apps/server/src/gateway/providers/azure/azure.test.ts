@@ -95,8 +95,19 @@ describe('azure adapter: errors', () => {
     expect(mapError('error-404.json').message).toContain('The API deployment for this resource does not exist');
   });
 
-  it('400 content filter is terminal', () => {
-    expect(mapError('error-400.json')).toMatchObject({ status: 400, type: 'invalid_request_error', disposition: 'terminal' });
+  it('400 content filter is terminal and keeps Azure’s code and param', () => {
+    expect(mapError('error-400.json')).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      code: 'content_filter',
+      param: 'prompt',
+    });
+  });
+
+  it('the codes of a refused key or a missing deployment are not relayed', () => {
+    expect(mapError('error-401.json')).not.toHaveProperty('code');
+    expect(mapError('error-404.json')).not.toHaveProperty('code');
   });
 
   it('429 prefers retry-after-ms over retry-after', () => {

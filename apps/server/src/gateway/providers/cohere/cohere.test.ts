@@ -132,6 +132,23 @@ describe('cohere adapter: errors', () => {
     expect(mapError('error-400.json').message).toBe(
       'Cohere: too many tokens: max tokens must be less than or equal to 4096, the maximum output for this model - received 8192.',
     );
+    // Too many output tokens asked for: not the prompt's length.
+    expect(mapError('error-400.json')).not.toHaveProperty('code');
+  });
+
+  it('a prompt over the context window is answered as OpenAI does: context_length_exceeded on messages', () => {
+    expect(mapError('error-context-length.json')).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
+    const sizeLimit = {
+      message:
+        "too many tokens: size limit exceeded by 11326 tokens. Try using shorter or fewer inputs, or setting prompt_truncation='AUTO'.",
+    };
+    expect(cohereAdapter.mapError(400, sizeLimit, {})).toMatchObject({ code: 'context_length_exceeded', param: 'messages' });
   });
 
   it('402 billing limit falls back as insufficient quota', () => {

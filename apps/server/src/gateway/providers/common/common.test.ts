@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyUpstreamError } from './errors.ts';
+import { CONTEXT_LENGTH_EXCEEDED, classifyUpstreamError, type RequestFault } from './errors.ts';
 import { parseDuration, retryAfterFromHeaders, retryAfterFromResetHeaders } from './retry-after.ts';
 import { redactSecrets } from './secrets.ts';
 
@@ -79,6 +79,67 @@ describe('classifyUpstreamError', () => {
   it('keeps retryAfterMs for transient errors only', () => {
     expect(classifyUpstreamError(429, { providerName: 'P', retryAfterMs: 10 }).retryAfterMs).toBe(10);
     expect(classifyUpstreamError(400, { providerName: 'P', retryAfterMs: 10 })).not.toHaveProperty('retryAfterMs');
+  });
+});
+
+describe('classifyUpstreamError: the request fault relayed to the client', () => {
+  const refused = (status: number, requestFault: RequestFault) =>
+    classifyUpstreamError(status, { providerName: 'P', message: 'm', requestFault });
+
+  it.each([
+    [400, 400],
+    [413, 413],
+    [422, 400],
+  ])('HTTP %i (the request at fault) carries the code and param: %i', (status, clientStatus) => {
+    expect(refused(status, CONTEXT_LENGTH_EXCEEDED)).toEqual({
+      status: clientStatus,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      message: 'P: m',
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
+  });
+
+  it.each([401, 402, 403, 404, 408, 409, 429, 499, 500, 503, 529])('HTTP %i keeps the gateway’s code', (status) => {
+    const error = refused(status, { code: 'invalid_value', param: 'messages' });
+    expect(error).not.toHaveProperty('code');
+    expect(error).not.toHaveProperty('param');
+  });
+
+  it.each([
+    'invalid_api_key',
+    'incorrect_api_key',
+    'invalid_authentication',
+    'insufficient_permissions',
+    'insufficient_quota',
+    'billing_not_active',
+    'upstream_hosted_key_rejected',
+  ])('a code about keys, billing or the gateway’s own namespace (%s) is not relayed', (code) => {
+    const error = refused(400, { code, param: 'messages' });
+    expect(error).not.toHaveProperty('code');
+    expect(error.param).toBe('messages');
+  });
+
+  it.each(['', 'two words', '<script>', 'code\n', '1500', 'x'.repeat(65), 'contexte_dépassé'])(
+    'a code that is not a short identifier (%j) is dropped',
+    (code) => {
+      expect(refused(400, { code })).not.toHaveProperty('code');
+    },
+  );
+
+  it.each(['', 'messages; drop', 'messages\n', '"messages"', 'm'.repeat(129)])(
+    'a param that is not a member path (%j) is dropped',
+    (param) => {
+      expect(refused(400, { code: 'invalid_value', param })).toMatchObject({ code: 'invalid_value' });
+      expect(refused(400, { code: 'invalid_value', param })).not.toHaveProperty('param');
+    },
+  );
+
+  it('keeps member paths as OpenAI writes them, and a param without a code', () => {
+    expect(refused(400, { param: 'messages.[0].content' })).toMatchObject({ param: 'messages.[0].content' });
+    expect(refused(400, { param: 'tools[0].function.name' })).not.toHaveProperty('code');
+    expect(refused(400, { code: 'model.v2-x' }).code).toBe('model.v2-x');
   });
 });
 

@@ -9,7 +9,27 @@ export interface ErrorDetails {
   /** The upstream's machine-readable code or type (e.g. `insufficient_quota`, `overloaded_error`). */
   code?: string | undefined;
   retryAfterMs?: number | undefined;
+  /**
+   * What the client is answered with when the request itself is at fault: the OpenAI envelope's
+   * own `code` and `param`, or the equivalent recognised in another provider's message. Kept apart
+   * from `code`, which may be a type or status name (`invalid_request_error`, `INVALID_ARGUMENT`)
+   * that means nothing to an OpenAI client.
+   */
+  requestFault?: Readonly<RequestFault> | undefined;
 }
+
+export interface RequestFault {
+  code?: string | undefined;
+  param?: string | undefined;
+}
+
+/**
+ * A prompt over the model's context window, as OpenAI reports it (`param` is the member to
+ * shorten). OpenAI clients branch on this code to trim the conversation, so providers that only
+ * say it in words are mapped to it.
+ * https://platform.openai.com/docs/guides/error-codes
+ */
+export const CONTEXT_LENGTH_EXCEEDED: Readonly<RequestFault> = { code: 'context_length_exceeded', param: 'messages' };
 
 function result(
   status: number,
@@ -21,6 +41,30 @@ function result(
   return retryAfterMs === undefined ? { status, type, message, disposition } : { status, type, message, disposition, retryAfterMs };
 }
 
+/** A code worth relaying is a short identifier, as OpenAI's are (`context_length_exceeded`, `invalid_value`). */
+const RELAYABLE_CODE = /^[a-z][a-z0-9_.-]{0,63}$/i;
+/**
+ * Codes that stay the gateway's: keys, permissions and billing concern the provider key or account
+ * (a caller reading `invalid_api_key` would blame its Conductor key), and `upstream_*` is the
+ * gateway's own namespace.
+ */
+const RESERVED_CODE = /key|auth|permission|quota|billing|^upstream_/i;
+/** A request member path as OpenAI writes it: `messages`, `messages.[0].content`, `tools[0].function.name`. */
+const RELAYABLE_PARAM = /^[\w.[\]-]{1,128}$/;
+
+/**
+ * Adds the upstream's code and param to an error the client caused, when they are safe to relay:
+ * anything else (free text, a reserved code) is dropped and the gateway's code stands.
+ */
+function withRequestFault(error: UpstreamError, fault: Readonly<RequestFault> | undefined): UpstreamError {
+  const code = fault?.code;
+  const param = fault?.param;
+  const relayed: UpstreamError = { ...error };
+  if (code !== undefined && RELAYABLE_CODE.test(code) && !RESERVED_CODE.test(code)) relayed.code = code;
+  if (param !== undefined && RELAYABLE_PARAM.test(param)) relayed.param = param;
+  return relayed;
+}
+
 /** Quota exhaustion is a 429 that no retry fixes (OpenAI `insufficient_quota`, Gemini billing). */
 const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached', 'billing_not_active']);
 
@@ -30,6 +74,9 @@ const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached',
  * quote the key); 400/413/422 are the request's fault (terminal); 404 is an unknown model or
  * deployment (another target may serve it: fallback); 408/409/429/499/5xx are transient (retryable),
  * except quota or billing exhaustion (402, or a 429 with a quota code: fallback).
+ * Only the request's own faults (400/413/422…) carry the upstream's code and param to the client
+ * (`requestFault`); every other status keeps the gateway's code, so key refusals, limits and
+ * failover read the same whatever the provider said.
  */
 export function classifyUpstreamError(status: number, details: ErrorDetails): UpstreamError {
   const { providerName, retryAfterMs } = details;
@@ -58,9 +105,12 @@ export function classifyUpstreamError(status: number, details: ErrorDetails): Up
   }
   if (status === 504) return result(504, 'timeout_error', 'retryable', described('the provider timed out'), retryAfterMs);
   if (status >= 500) return result(502, 'upstream_error', 'retryable', described(`upstream error (HTTP ${status})`), retryAfterMs);
-  if (status === 413) return result(413, 'invalid_request_error', 'terminal', described('request too large'), undefined);
   if (status >= 400) {
-    return result(400, 'invalid_request_error', 'terminal', described(`the provider rejected the request (HTTP ${status})`), undefined);
+    const rejected =
+      status === 413
+        ? result(413, 'invalid_request_error', 'terminal', described('request too large'), undefined)
+        : result(400, 'invalid_request_error', 'terminal', described(`the provider rejected the request (HTTP ${status})`), undefined);
+    return withRequestFault(rejected, details.requestFault);
   }
   // Redirects are never followed (the base URL is pinned), and nothing else is an error status.
   return result(502, 'upstream_error', 'fallback', `${providerName}: unexpected HTTP ${status} from the provider`, undefined);

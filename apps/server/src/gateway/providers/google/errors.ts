@@ -1,4 +1,4 @@
-import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
+import { CONTEXT_LENGTH_EXCEEDED, classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
 import { parseDuration, retryAfterFromHeaders } from '../common/retry-after.ts';
 import type { UpstreamError } from '../types.ts';
 import { GeminiErrorBody } from './schemas.ts';
@@ -7,6 +7,13 @@ type Headers = Record<string, string | undefined>;
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+/**
+ * A prompt over the context window is a 400 `INVALID_ARGUMENT` that says so only in words:
+ * `The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).`
+ * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
+ */
+const CONTEXT_OVERFLOW = /^The input token count \(\d+\) exceeds the maximum number of tokens allowed/i;
 
 /**
  * Google reports a bad key as 400 `INVALID_ARGUMENT` with ErrorInfo reason `API_KEY_INVALID`:
@@ -24,10 +31,12 @@ export function mapGeminiError(status: number, rawBody: unknown, headers: Header
   const reason = details.find((detail) => detail['@type'] === ERROR_INFO)?.reason;
   const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (retryDelay === undefined ? undefined : parseDuration(retryDelay));
   const effectiveStatus = status === 400 && reason === 'API_KEY_INVALID' ? 401 : status;
+  const overflow = error?.status === 'INVALID_ARGUMENT' && error.message !== undefined && CONTEXT_OVERFLOW.test(error.message);
   return classifyUpstreamError(effectiveStatus, {
     providerName: 'Google',
     message: error?.message ?? textExcerpt(body),
     code: error?.status,
     retryAfterMs,
+    requestFault: overflow ? CONTEXT_LENGTH_EXCEEDED : undefined,
   });
 }

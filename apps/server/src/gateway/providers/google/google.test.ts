@@ -132,8 +132,20 @@ describe('google adapter: errors', () => {
     });
   });
 
-  it('other 400s are terminal invalid requests', () => {
+  it('other 400s are terminal invalid requests, with the gateway’s code', () => {
     expect(mapError('error-400.json')).toMatchObject({ status: 400, type: 'invalid_request_error', disposition: 'terminal' });
+    expect(mapError('error-400.json')).not.toHaveProperty('code');
+  });
+
+  it('an input over the context window is answered as OpenAI does: context_length_exceeded on messages', () => {
+    expect(mapError('error-context-length.json')).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      message: 'Google: The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
   });
 
   it('404 falls back', () => {

@@ -105,6 +105,16 @@ describe('mistral adapter: errors', () => {
     });
   });
 
+  it('Mistral’s own top-level codes (numbers of its own) are not relayed', () => {
+    const body = { object: 'error', message: 'Invalid request', type: 'invalid_request_error', param: null, code: '3051' };
+    expect(mistralAdapter.mapError(400, body, {})).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      message: 'Mistral: Invalid request',
+    });
+  });
+
   it('404 invalid model falls back', () => {
     expect(mapError('error-404.json')).toMatchObject({
       status: 404,

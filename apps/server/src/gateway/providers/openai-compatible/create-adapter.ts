@@ -1,7 +1,7 @@
 import type { ProviderId } from '@conductor/shared';
 import type { ChatCompletion } from '@conductor/shared/openai/chat';
 import { ChunkSequence, completionId, completionOf, unixSeconds, usageOf } from '../common/chunks.ts';
-import { classifyUpstreamError, normalizeErrorBody, textExcerpt } from '../common/errors.ts';
+import { classifyUpstreamError, normalizeErrorBody, type RequestFault, textExcerpt } from '../common/errors.ts';
 import { retryAfterFromHeaders, retryAfterFromResetHeaders } from '../common/retry-after.ts';
 import { ProviderProtocolError, ProviderStreamError } from '../common/stream-error.ts';
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
@@ -45,10 +45,32 @@ export interface OpenAiCompatibleConfig {
   authHeaders(credentials: ProviderCredentials): Record<string, string>;
 }
 
-function upstreamErrorMessage(body: UpstreamErrorBody): { message?: string; code?: string } {
+interface ErrorFields {
+  message?: string | undefined;
+  code?: string | undefined;
+  requestFault?: RequestFault | undefined;
+}
+
+/**
+ * The code and param of OpenAI's nested envelope (also Azure's), which OpenAI clients branch on
+ * (`context_length_exceeded`, Azure's `content_filter`). Mistral's top-level `code` is a number
+ * of its own (`"1500"`) that no OpenAI client knows, so it is not one.
+ */
+function requestFaultOf(error: UpstreamErrorBody['error']): RequestFault | undefined {
+  if (!error) return undefined;
+  const code = typeof error.code === 'string' ? error.code : undefined;
+  const param = typeof error.param === 'string' ? error.param : undefined;
+  return code === undefined && param === undefined ? undefined : { code, param };
+}
+
+function upstreamErrorFields(body: UpstreamErrorBody): ErrorFields {
   const message = body.error?.message ?? describeErrorMessage(body.message) ?? describeErrorMessage(body.detail);
   const code = body.error?.code ?? body.error?.type ?? body.code ?? body.type ?? undefined;
-  return { message: message ?? undefined, code: code === undefined || code === null ? undefined : String(code) };
+  return {
+    message: message ?? undefined,
+    code: code === undefined || code === null ? undefined : String(code),
+    requestFault: requestFaultOf(body.error),
+  };
 }
 
 /** https://platform.openai.com/docs/guides/error-codes/api-errors */
@@ -61,9 +83,9 @@ export function mapOpenAiCompatibleError(
 ): UpstreamError {
   const body = normalizeErrorBody(rawBody);
   const parsed = UpstreamErrorBody.safeParse(body);
-  const { message, code } = parsed.success ? upstreamErrorMessage(parsed.data) : { message: textExcerpt(body), code: undefined };
+  const { message, code, requestFault }: ErrorFields = parsed.success ? upstreamErrorFields(parsed.data) : { message: textExcerpt(body) };
   const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (status === 429 ? retryAfterFromResetHeaders(headers) : undefined);
-  return classifyUpstreamError(status, { providerName: name, message, code, retryAfterMs });
+  return classifyUpstreamError(status, { providerName: name, message, code, retryAfterMs, requestFault });
 }
 
 function parsedCompletion(name: string, body: unknown): UpstreamCompletion {

@@ -101,7 +101,7 @@ export function plainCompletion(data: unknown): UpstreamCompletion | undefined {
 }
 
 /**
- * OpenAI and Azure: `{"error": {"message", "type", "code"}}`
+ * OpenAI and Azure: `{"error": {"message", "type", "param", "code"}}`
  * (https://platform.openai.com/docs/guides/error-codes). Mistral answers `{"message": …}`,
  * `{"detail": "Unauthorized"}`, or for validation errors `{"object": "error", "message": {"detail": [{"msg": …}]}, "type": …}`
  * (https://docs.mistral.ai/api/).
@@ -112,6 +112,8 @@ export const UpstreamErrorBody = z.object({
       message: z.string().nullable().optional(),
       type: z.string().nullable().optional(),
       code: z.union([z.string(), z.number()]).nullable().optional(),
+      /** The request member at fault; read only when it is a string (never a reason to drop the message). */
+      param: z.unknown().optional(),
     })
     .optional(),
   message: z.unknown().optional(),

@@ -132,13 +132,39 @@ describe('openai adapter: errors', () => {
     });
   });
 
-  it('400 is a terminal invalid request carrying the upstream message', () => {
-    expect(mapError('error-400.json')).toMatchObject({ status: 400, type: 'invalid_request_error', disposition: 'terminal' });
-    expect(mapError('error-400.json').message).toContain('maximum context length is 128000 tokens');
+  it('400 is a terminal invalid request carrying the upstream message, code and param', () => {
+    expect(mapError('error-400.json')).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      message:
+        "OpenAI: This model's maximum context length is 128000 tokens. However, your messages resulted in 130542 tokens. Please reduce the length of the messages.",
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
   });
 
-  it('404 (unknown model) lets the router fall back', () => {
+  it('a param that is not a string is ignored, not a reason to lose the message or code', () => {
+    const body = { error: { message: "Invalid value for 'temperature'.", type: 'invalid_request_error', param: 7, code: 'invalid_value' } };
+    expect(openaiAdapter.mapError(400, body, {})).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      disposition: 'terminal',
+      message: "OpenAI: Invalid value for 'temperature'.",
+      code: 'invalid_value',
+    });
+  });
+
+  it('a numeric code or a type alone is not relayed as a code', () => {
+    expect(openaiAdapter.mapError(400, { error: { message: 'bad', type: 'invalid_request_error', code: 400 } }, {})).not.toHaveProperty(
+      'code',
+    );
+    expect(openaiAdapter.mapError(400, { error: { message: 'bad', type: 'invalid_request_error' } }, {})).not.toHaveProperty('code');
+  });
+
+  it('404 (unknown model) lets the router fall back, with the gateway’s code', () => {
     expect(mapError('error-404.json')).toMatchObject({ status: 404, type: 'not_found_error', disposition: 'fallback' });
+    expect(mapError('error-404.json')).not.toHaveProperty('code');
   });
 
   it('429 rate limit is retryable after Retry-After', () => {

@@ -1,7 +1,8 @@
 import { findModel, type ModelInfo } from '@conductor/shared';
 import { ChatCompletionRequest } from '@conductor/shared/openai/chat';
 import { describe, expect, it } from 'vitest';
-import { sandboxAnswer, sandboxChunks, sandboxCompletion } from './sandbox.ts';
+import { GatewayError } from '../../gateway-error.ts';
+import { contextLengthRefusal, sandboxAnswer, sandboxChunks, sandboxCompletion } from './sandbox.ts';
 
 const request = (input: Record<string, unknown>) =>
   ChatCompletionRequest.parse({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Bonjour ✓ 你好' }], ...input });
@@ -40,5 +41,43 @@ describe('sandbox provider', () => {
     const streamed = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
     expect(streamed).toBe(sandboxCompletion(answer, identity).choices[0]?.message.content);
     expect(streamed).not.toContain('\uFFFD');
+  });
+});
+
+describe('sandbox context window', () => {
+  const small = findModel('gpt-3.5-turbo') as ModelInfo;
+
+  it('refuses a prompt and completion budget over the context length as OpenAI does', () => {
+    const refusal = contextLengthRefusal(small, 100_008, 5);
+    expect(refusal?.status).toBe(400);
+    expect(refusal?.toEnvelope()).toEqual({
+      error: {
+        message:
+          "This model's maximum context length is 16385 tokens. However, you requested 100013 tokens (100008 in the messages, 5 in the completion). Please reduce the length of the messages or completion.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    });
+    expect(contextLengthRefusal(small, 20_000, undefined)?.message).toBe(
+      "This model's maximum context length is 16385 tokens. However, your messages resulted in 20000 tokens. Please reduce the length of the messages.",
+    );
+    // The completion budget alone can overflow it too.
+    expect(contextLengthRefusal(small, 10, 16_376)?.code).toBe('context_length_exceeded');
+  });
+
+  it('serves a request that just fits', () => {
+    expect(contextLengthRefusal(small, 16_380, 5)).toBeUndefined();
+    expect(contextLengthRefusal(small, 16_385, undefined)).toBeUndefined();
+  });
+
+  it('counts the prompt with the real tokenizer and honours max_completion_tokens', async () => {
+    // "word " is one token each: 2,000 of them plus framing is well under 16,385, 2,000 + 15,000 is over.
+    const words = request({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'word '.repeat(2_000) }] });
+    const served = await sandboxAnswer(words, small, 5);
+    expect(served.usage.completion_tokens).toBe(5);
+    const refused = await sandboxAnswer({ ...words, max_completion_tokens: 15_000 }, small, 15_000).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect((refused as GatewayError).message).toContain(`you requested ${served.usage.prompt_tokens + 15_000} tokens`);
   });
 });

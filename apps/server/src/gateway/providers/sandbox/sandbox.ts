@@ -1,5 +1,6 @@
 import { type ModelInfo, PROVIDER_NAMES } from '@conductor/shared';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, FinishReason, Usage } from '@conductor/shared/openai/chat';
+import { GatewayError } from '../../gateway-error.ts';
 import { countPromptTokens, loadTokenizer, messageText } from '../../tokens/token-count.ts';
 import { jsonSchemaOf, structuredFormatOf } from '../common/response-format.ts';
 import { jsonExample } from './json-example.ts';
@@ -7,7 +8,8 @@ import { jsonExample } from './json-example.ts';
 /**
  * The sandbox behind `cc_test_sk_` keys: a deterministic, model-shaped answer that names the
  * model and quotes the caller, counted with the real tokenizer, honouring `max_tokens` and
- * `stop`. It never calls an upstream; the gateway meters it as `test` and skips the quota.
+ * `stop`, and refusing a prompt over the model's context window as the provider would. It never
+ * calls an upstream; the gateway meters it as `test` and skips the quota.
  */
 export interface SandboxAnswer {
   /** The answer, one decoded token per piece (what a stream sends chunk by chunk). */
@@ -71,12 +73,37 @@ function decodePieces(tokens: readonly number[], decode: (tokens: readonly numbe
   return pieces;
 }
 
+/**
+ * OpenAI's refusal of a request whose prompt and completion budget (`max_tokens`, or
+ * `max_completion_tokens`) do not fit the model's context window, with its wording, so code that
+ * trims a conversation on `context_length_exceeded` can be tested with a test key. Undefined when
+ * the request fits. https://platform.openai.com/docs/guides/error-codes
+ */
+export function contextLengthRefusal(model: ModelInfo, promptTokens: number, maxTokens: number | undefined): GatewayError | undefined {
+  const limit = model.contextLength;
+  const requested = promptTokens + (maxTokens ?? 0);
+  if (requested <= limit) return undefined;
+  const message =
+    maxTokens === undefined
+      ? `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`
+      : `This model's maximum context length is ${limit} tokens. However, you requested ${requested} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`;
+  return new GatewayError(400, 'invalid_request_error', 'context_length_exceeded', message, { param: 'messages' });
+}
+
+/**
+ * The answer, or (thrown, before any reply text is built) the refusal of a request over the
+ * model's context window. The reply text is bounded (json-example.ts budgets a schema's example),
+ * so tokenising it whole before `max_tokens` cuts it stays cheap.
+ */
 export async function sandboxAnswer(
   request: ChatCompletionRequest,
   model: ModelInfo,
   maxTokens: number | undefined,
 ): Promise<SandboxAnswer> {
   const tokenizer = await loadTokenizer();
+  const promptTokens = countPromptTokens(tokenizer, request.messages);
+  const refusal = contextLengthRefusal(model, promptTokens, maxTokens);
+  if (refusal) throw refusal;
   const { text } = applyStop(sandboxReplyText(request, model), request.stop);
   let tokens = tokenizer.encode(text);
   let finishReason: FinishReason = 'stop';
@@ -84,7 +111,6 @@ export async function sandboxAnswer(
     tokens = tokens.slice(0, maxTokens);
     finishReason = 'length';
   }
-  const promptTokens = countPromptTokens(tokenizer, request.messages);
   return {
     pieces: decodePieces(tokens, tokenizer.decode),
     finishReason,
