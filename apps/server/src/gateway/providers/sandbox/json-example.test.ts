@@ -25,7 +25,7 @@ describe('jsonExample', () => {
         },
         'text',
       ),
-    ).toEqual({ kind: 'event', level: 'low', count: 3, ratio: 0.5, many: [false, false, false], none: [] });
+    ).toEqual({ kind: 'event', level: 'low', count: 3, ratio: 0.5, many: [false, false, false, false, false], none: [] });
   });
 
   it('follows $refs and anyOf, merges allOf, and stops at a cycle', () => {

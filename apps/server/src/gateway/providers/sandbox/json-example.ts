@@ -5,8 +5,8 @@ import { localRef } from '../common/response-format.ts';
  * The sandbox's structured answer: a deterministic JSON value of the caller's JSON Schema, so
  * code that parses a `json_schema` answer can be tested with a test key. Strings take `text`
  * (the sandbox's reply) the first time and the property's name after that; enums and `const`
- * take their first value; numbers their `minimum` or 0; arrays hold `minItems` items (at least
- * one, at most three); objects every declared property. Local `$ref`s are followed; a schema too
+ * take their first value; numbers their `minimum` or 0; arrays hold `minItems` items (one when
+ * it is not given); objects every declared property. Local `$ref`s are followed; a schema too
  * deep, a cycle, or a construct it cannot satisfy gives the simplest value of the type asked for.
  *
  * The schema is the caller's, so the work is budgeted, not just the depth: a few properties that
@@ -17,7 +17,7 @@ import { localRef } from '../common/response-format.ts';
  * first properties are the fullest:
  * - within `full`, the example is as described above;
  * - past it, the example turns minimal and stays as valid as it can: optional properties are left
- *   out, arrays hold only their `minItems` (none when not given, three at most);
+ *   out, arrays hold only their `minItems` (none when not given);
  * - past `bare`, nothing is descended into any more: objects are `{}`, arrays `[]`, strings `""`,
  *   an anyOf/oneOf takes its first option and an allOf its first member; only the objects already
  *   being built (at most MAX_DEPTH nested) go on with their required properties;
@@ -29,8 +29,8 @@ import { localRef } from '../common/response-format.ts';
  * proportional to the budget and the request's size.
  */
 const MAX_DEPTH = 12;
-/** Items an array holds at most, whatever its `minItems`. */
-const MAX_ITEMS = 3;
+/** Items an array holds at most, whatever its `minItems` (the budget ends most arrays sooner). */
+const MAX_ITEMS = 1_000;
 
 export interface ExampleBudget {
   full: { work: number; characters: number };
@@ -135,8 +135,8 @@ export function jsonExample(schema: Record<string, unknown>, text: string, budge
     characters += 2;
     const current = mode();
     if (current === 'bare') return [];
-    const minItems = typeof node.minItems === 'number' ? node.minItems : current === 'full' ? 1 : 0;
-    let count = Math.min(Math.max(minItems, current === 'full' ? 1 : 0), MAX_ITEMS);
+    const minItems = typeof node.minItems === 'number' && node.minItems >= 0 ? node.minItems : current === 'full' ? 1 : 0;
+    let count = Math.min(minItems, MAX_ITEMS);
     if (typeof node.maxItems === 'number') count = Math.max(0, Math.min(count, node.maxItems));
     const items: unknown[] = [];
     for (let index = 0; index < count && characters <= budget.bare.characters; index += 1) {
