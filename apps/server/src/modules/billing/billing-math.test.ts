@@ -6,6 +6,7 @@ import {
   inTrial,
   nextPeriod,
   overage,
+  overageCostCents,
   periodPriceCents,
   prorate,
   quotePlanChange,
@@ -20,6 +21,11 @@ describe('billing arithmetic', () => {
     expect(calendarMonth(at('2026-12-31T23:59:59Z'))).toEqual({ start: at('2026-12-01T00:00:00Z'), end: at('2027-01-01T00:00:00Z') });
     expect(nextPeriod(calendarMonth(at('2026-12-05T00:00:00Z')), 'monthly').start).toBe(at('2027-01-01T00:00:00Z'));
     expect(addMonths(at('2026-03-16T08:00:00Z'), 12)).toBe(at('2027-03-16T08:00:00Z'));
+    // A day the target month lacks is its last day: a leap day's year ends on Feb 28, not Mar 1.
+    expect(addMonths(at('2028-02-29T10:00:00Z'), 12)).toBe(at('2029-02-28T10:00:00Z'));
+    expect(addMonths(at('2028-02-29T10:00:00Z'), 48)).toBe(at('2032-02-29T10:00:00Z'));
+    expect(addMonths(at('2027-01-31T23:59:59Z'), 1)).toBe(at('2027-02-28T23:59:59Z'));
+    expect(addMonths(at('2027-12-31T00:00:00Z'), 2)).toBe(at('2028-02-29T00:00:00Z'));
   });
 
   it('prices plans per period in cents; free and bring-your-own-keys cost nothing', () => {
@@ -35,6 +41,8 @@ describe('billing arithmetic', () => {
     expect(overage('pro', 900_000, 1_000_000)).toEqual({ tokens: 0, costCents: 0, applies: true });
     expect(overage('free', 50_000, 10_000)).toEqual({ tokens: 0, costCents: 0, applies: false });
     expect(overage('enterprise', 50_000_000, null)).toEqual({ tokens: 0, costCents: 0, applies: true });
+    // Half a cent rounds up every time (700 tokens once gave 3, from 3.4999… in floating point); less rounds down.
+    expect([90, 100, 110, 300, 500, 700, 900, 1_000, 1_099].map(overageCostCents)).toEqual([0, 1, 1, 2, 3, 4, 5, 5, 5]);
   });
 
   it('prorates an upgrade mid-month: credit for the unused old plan, charge for the rest of the new', () => {

@@ -17,12 +17,20 @@ export function calendarMonth(at: number): Period {
   };
 }
 
+/**
+ * The same moment `months` calendar months later; a day the target month does not have (Feb 29
+ * a year on, Jan 31 a month on) is its last day, not the next month's first days, so a yearly
+ * period from Feb 29, 2028 ends on Feb 28, 2029 (365 days), not Mar 1.
+ */
 export function addMonths(at: number, months: number): number {
   const date = new Date(at);
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return Date.UTC(
-    date.getUTCFullYear(),
-    date.getUTCMonth() + months,
-    date.getUTCDate(),
+    year,
+    month,
+    Math.min(date.getUTCDate(), lastDay),
     date.getUTCHours(),
     date.getUTCMinutes(),
     date.getUTCSeconds(),
@@ -64,8 +72,15 @@ export function overage(
   return { tokens, costCents: overageCostCents(tokens), applies };
 }
 
-/** What tokens over quota cost: $0.05 per 1K, in cents. */
-export const overageCostCents = (tokens: number): number => Math.round((tokens / 1000) * OVERAGE_USD_PER_1K_TOKENS * 100);
+/** The overage price in whole cents per 1K tokens (5). */
+const OVERAGE_CENTS_PER_1K = Math.round(OVERAGE_USD_PER_1K_TOKENS * 100);
+
+/**
+ * What tokens over quota cost: $0.05 per 1K, in cents, half a cent rounded up. Multiplied before
+ * dividing, so a half cent is exact (700 tokens are 3.5 cents, where 0.7 × 0.05 × 100 gives
+ * 3.4999… and rounded down).
+ */
+export const overageCostCents = (tokens: number): number => Math.round((tokens * OVERAGE_CENTS_PER_1K) / 1000);
 
 /**
  * The calendar months a period touches up to `until` (exclusive), in order: the token quota is

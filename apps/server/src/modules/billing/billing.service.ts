@@ -190,6 +190,37 @@ async function overageLines(
   return lines;
 }
 
+/**
+ * Leaving a plan without a quota (Enterprise) for one with a quota (Pro): the month's tokens so
+ * far were used under the unlimited plan, which has no overage to bill, so nothing would tell the
+ * new plan's overage apart from them, and its renewal would bill them as overage. They are
+ * recorded as covered instead: a line at no charge carrying the tokens over the new plan's quota
+ * this month so far, which later overage subtracts as it does tokens an earlier invoice billed.
+ */
+async function coveredUsageLines(
+  db: Database,
+  userId: string,
+  fromPlan: UserPlan,
+  toPlan: PlanChange['plan'],
+  now: number,
+): Promise<InvoiceLine[]> {
+  if (!isPaidPlan(fromPlan) || !isPaidPlan(toPlan) || limitsForPlan(fromPlan).tokensPerMonth !== null) return [];
+  // Only this month: the new plan's periods start now, so no earlier month is ever billed under it.
+  const thisMonth = calendarMonth(now);
+  const lines = await overageLines(db, userId, toPlan, thisMonth, now);
+  return lines.flatMap(({ overage: over }) =>
+    over
+      ? [
+          {
+            description: `${planName(fromPlan)} plan usage: ${over.tokens.toLocaleString('en-US')} tokens over the ${planName(toPlan)} quota in ${billingMonth(thisMonth.start)}, covered (no charge)`,
+            amountCents: 0,
+            overage: over,
+          },
+        ]
+      : [],
+  );
+}
+
 async function issueInvoice(db: Database, userId: string, period: Period, lines: InvoiceLine[], at: number): Promise<InvoiceRow> {
   const amountCents = lines.reduce((sum, line) => sum + line.amountCents, 0);
   return insertInvoice(db, {
@@ -295,6 +326,7 @@ async function quote(db: Database, sub: SubscriptionRow, change: PlanChange, ver
     throw new AppError('forbidden', TRIAL_NEEDS_CONFIRMED_EMAIL);
   }
   const owed = isPaidPlan(current.plan) ? await overageLines(db, sub.userId, current.plan, current, now) : [];
+  owed.push(...(await coveredUsageLines(db, sub.userId, current.plan, change.plan, now)));
   const overageCents = owed.reduce((sum, line) => sum + line.amountCents, 0);
   return { period, proration, overage: owed, overageCents, totalCents: proration.totalCents + overageCents };
 }

@@ -146,6 +146,42 @@ describe('billing', () => {
     }
   });
 
+  it('never bills the tokens used on Enterprise as Pro overage after a move down to Pro', async () => {
+    const { cookie, user } = await billedUser();
+    await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise' });
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-17T10:00:00Z', { promptTokens: 3_000_000, completionTokens: 2_000_000 })]);
+    clock.set('2026-03-20T00:00:00.000Z');
+    try {
+      const session = await sessionFor(user.id);
+      const covered = {
+        description: 'Enterprise plan usage: 4,000,000 tokens over the Pro quota in March 2026, covered (no charge)',
+        amountCents: 0,
+      };
+      // The preview says so, and it costs nothing.
+      const preview = (await post('/api/v1/billing/preview', session, { plan: 'pro' })).json();
+      expect(preview.lines).toContainEqual(covered);
+      expect(preview.overageCents).toBe(0);
+      const changed = (await post('/api/v1/billing/change-plan', session, { plan: 'pro' })).json();
+      expect(changed.invoice.lines).toContainEqual(covered);
+      expect(changed.invoice.amountCents).toBe(preview.totalCents);
+      // On Pro, the quota those tokens used up stays used: what comes after is overage, and only that.
+      expect((await get('/api/v1/billing', session)).json().overage).toEqual({ tokens: 0, costCents: 0, applies: true });
+      await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-22T10:00:00Z', { promptTokens: 200_000, completionTokens: 100_000 })]);
+      clock.set('2026-03-25T00:00:00.000Z');
+      const overview = (await get('/api/v1/billing', await sessionFor(user.id))).json();
+      expect(overview.overage).toEqual({ tokens: 300_000, costCents: 1500, applies: true });
+      clock.set('2026-04-03T00:00:00.000Z');
+      const { invoices } = (await get('/api/v1/billing/invoices', await sessionFor(user.id))).json();
+      const renewal = invoices.find((item: { periodStart: string }) => item.periodStart === '2026-04-01T00:00:00.000Z');
+      expect(renewal.lines).toEqual([
+        { description: 'Pro plan (monthly), Apr 1, 2026 to Apr 30, 2026', amountCents: 2900 },
+        { description: 'Overage: 300,000 tokens over quota in March 2026', amountCents: 1500 },
+      ]);
+    } finally {
+      clock.set('2026-03-16T00:00:00.000Z');
+    }
+  });
+
   it('bills no overage for tokens served on the account’s own provider keys: the provider bills those', async () => {
     const { cookie, user } = await billedUser();
     await post('/api/v1/billing/change-plan', cookie, { plan: 'pro' });
