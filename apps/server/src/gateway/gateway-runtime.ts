@@ -3,11 +3,11 @@ import type { ProviderId } from '@conductor/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { usageTotals } from '../modules/users/users.repository.ts';
-import { ApiKeyAuthenticator, applyRemoteInvalidation, registerRemoteInvalidator } from './auth/api-key-auth.ts';
+import { ApiKeyAuthenticator, applyRemoteInvalidation, onAccountInvalidated, registerRemoteInvalidator } from './auth/api-key-auth.ts';
 import { KeyLookupGuard } from './auth/key-lookup-guard.ts';
 import { closeRedis, subscriberFor } from '../lib/redis.ts';
 import { hostedProviders, loadUpstreams, type Upstreams } from './credentials/upstreams.ts';
-import { AccountLimiter } from './limits/account-limiter.ts';
+import { AccountLimiter, monthOf } from './limits/account-limiter.ts';
 import { FailoverLimitStore } from './limits/failover-limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
@@ -114,6 +114,12 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
       })
     : new MemoryLimitStore();
   const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));
+  // A plan change (Free to Pro and back, within a month) must not leave Free's count from before it.
+  const stopForgetting = onAccountInvalidated((userId) => {
+    store
+      .forgetQuota(userId, monthOf(clock.now()).month)
+      .catch((error: unknown) => log.warn({ err: error }, 'could not reset a plan-limit count'));
+  });
   const meter = new UsageMeter({
     db: database.db,
     log,
@@ -166,6 +172,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     isEndpointHealthy,
     async close() {
       unregister?.();
+      stopForgetting();
       authenticator.close();
       clearTimeout(dropLog);
       logDropped();

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { usageDaily, usageEvents } from '../../src/db/schema/index.ts';
-import { invalidateProviderKeyCache } from '../../src/gateway/gateway.plugin.ts';
+import { usageDaily, usageEvents, users } from '../../src/db/schema/index.ts';
+import { invalidateAccountCache, invalidateProviderKeyCache } from '../../src/gateway/gateway.plugin.ts';
 import { deleteProviderKey, upsertProviderKey } from '../../src/modules/provider-keys/provider-keys.repository.ts';
 import { currentUsage } from '../../src/modules/usage/usage.service.ts';
 import {
@@ -72,6 +72,21 @@ describe('plan limits (in-memory store)', () => {
     const { key: testKey } = await addKey(gateway.app, userId, { environment: 'test' });
     const sandboxed = await sdk(gateway.origin, testKey).chat.completions.create({ model: 'gpt-4o-mini', messages });
     expect(sandboxed.choices[0]?.message.content).toContain('gpt-4o-mini');
+  });
+
+  it('counts the tokens of a spell on Pro when the account is back on Free in the same month', async () => {
+    const { userId, key } = await createAccountWithKey(gateway.app, 'free');
+    const client = sdk(gateway.origin, key);
+    // A first request loads the month's count (nothing used yet).
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    // Then Pro for a while: its 50,000 tokens are metered, but a plan without a quota is not counted by the limits.
+    await seedUsage(gateway.app, userId, 50_000, new Date(clock.now()));
+    // Back on Free: the plan change invalidates the account, as billing's changePlan does after its commit.
+    await gateway.app.context.database.db.update(users).set({ plan: 'free' }).where(eq(users.id, userId));
+    invalidateAccountCache(userId);
+    const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((caught: unknown) => caught);
+    expect((error as APIError).code).toBe('quota_exceeded');
+    expect((error as APIError).message).toMatch(/5\d,\d{3} of 10,000 tokens used this month on the Free plan/);
   });
 
   it('keeps serving a Pro account past its quota (the excess is billed as overage, not refused)', async () => {

@@ -34,7 +34,15 @@ interface CacheEntry {
   /** Why a key is refused (negative entries). */
   refusal?: () => GatewayError;
   expiresAt: number;
+  /**
+   * An invalidated entry of a key that was valid: it answers nothing (it is expired) and holds
+   * nothing of the account, but its reload skips the lookup guard as the valid entry's would.
+   */
+  wasValid?: true;
 }
+
+/** What an invalidation leaves of a valid key's entry (see `wasValid`). */
+const INVALIDATED: CacheEntry = { principal: null, expiresAt: Number.NEGATIVE_INFINITY, wasValid: true };
 
 export interface ApiKeyAuthOptions {
   db: Database;
@@ -52,6 +60,7 @@ export interface ApiKeyAuthOptions {
 /** Every authenticator of this process, so the portal's revoke endpoint can reach them all. */
 const authenticators = new Set<ApiKeyAuthenticator>();
 const remoteInvalidators = new Set<(kind: 'key' | 'account', value: string) => void>();
+const accountListeners = new Set<(userId: string) => void>();
 
 /**
  * Drops a key from every gateway cache (by its id or its SHA-256), here and, with Redis, on
@@ -65,7 +74,17 @@ export function invalidateApiKeyCache(keyIdOrHash: string): void {
 /** Drops an account's cached keys (plan, routing default and BYOK keys are re-read on next use). */
 export function invalidateAccountCache(userId: string): void {
   for (const authenticator of authenticators) authenticator.forgetAccount(userId);
+  for (const listener of accountListeners) listener(userId);
   for (const publish of remoteInvalidators) publish('account', userId);
+}
+
+/**
+ * Told of every account invalidation, here or from another instance (the plan limits read the
+ * account's month again: its plan may have changed). Returns the unregister function.
+ */
+export function onAccountInvalidated(listener: (userId: string) => void): () => void {
+  accountListeners.add(listener);
+  return () => accountListeners.delete(listener);
 }
 
 /** After a user adds, replaces or deletes a provider key. */
@@ -83,6 +102,7 @@ export function applyRemoteInvalidation(kind: 'key' | 'account', value: string):
     if (kind === 'key') authenticator.forgetKey(value);
     else authenticator.forgetAccount(value);
   }
+  if (kind === 'account') for (const listener of accountListeners) listener(value);
 }
 
 const BEARER = /^bearer\s+/i;
@@ -129,7 +149,8 @@ export class ApiKeyAuthenticator {
     const guard = this.#options.guard;
     // A key that was valid at its last lookup is reloaded unguarded: the guard holds back keys
     // never seen to work, so a flood from a shared address does not stop the keys in use there.
-    const loading = guard && !entry?.principal ? this.#guardedLoad(keyHash, client?.ip, guard) : this.#load(keyHash);
+    const seenValid = entry?.principal != null || entry?.wasValid === true;
+    const loading = guard && !seenValid ? this.#guardedLoad(keyHash, client?.ip, guard) : this.#load(keyHash);
     return loading.then((loaded) => this.#admit(loaded));
   }
 
@@ -145,13 +166,18 @@ export class ApiKeyAuthenticator {
     // Lookups already running answer the requests that started them, but none that come after.
     this.#loading.clear();
     if (this.#cache.delete(keyIdOrHash)) return;
-    for (const [hash, entry] of this.#cache) if (entry.principal?.keyId === keyIdOrHash) this.#cache.delete(hash);
+    for (const [hash, entry] of this.#cache) if (entry.principal?.keyId === keyIdOrHash) this.#cache.set(hash, INVALIDATED);
   }
 
+  /**
+   * The account's keys are looked up again on their next use. Their entries are replaced, not
+   * removed: a key in use at an address flooded with bad keys is reloaded unguarded, as it would
+   * be had it merely expired (else every plan or provider-key change would refuse it with 429).
+   */
   forgetAccount(userId: string): void {
     this.#generation += 1;
     this.#loading.clear();
-    for (const [hash, entry] of this.#cache) if (entry.principal?.userId === userId) this.#cache.delete(hash);
+    for (const [hash, entry] of this.#cache) if (entry.principal?.userId === userId) this.#cache.set(hash, INVALIDATED);
   }
 
   /** A lookup that counts against the caller's address; joining one already running costs the database nothing. */

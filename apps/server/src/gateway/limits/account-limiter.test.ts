@@ -35,6 +35,33 @@ describe.each(stores)('AccountLimiter on the %s store: quota refusals caused onl
   });
 });
 
+describe.each(stores)('AccountLimiter on the %s store: a count forgotten after an account change', (_name, make) => {
+  it('is read from the usage table again, with the tokens used meanwhile on a plan without a quota', async () => {
+    const store = make();
+    const limiter = new AccountLimiter(store);
+    const now = Date.UTC(2025, 5, 15, 12, 0, 5);
+    let inTable = 5_000;
+    const base: AccountAdmission = {
+      accountId: randomUUID(),
+      plan: 'free',
+      environment: 'live',
+      now,
+      promptTokens: 10,
+      maxTokens: 100,
+      loadUsedTokens: async () => inTable,
+    };
+    const first = await limiter.admit(base);
+    await limiter.settle(first.reservation, 110);
+    inTable = 5_110;
+    // The account moves to Pro, spends 50,000 tokens there (only the usage table counts them), and comes back to Free.
+    inTable += 50_000;
+    await expect(Promise.resolve(limiter.admit({ ...base, now: now + 1_000 }))).resolves.toBeDefined();
+    await store.forgetQuota(base.accountId, '2025-06');
+    const refusal = await Promise.resolve(limiter.admit({ ...base, now: now + 2_000 })).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 429, code: 'quota_exceeded' });
+  });
+});
+
 describe('AccountLimiter: a prompt larger than the whole monthly quota', () => {
   it('is refused for what it is, with no Retry-After (the next month could not hold it either)', async () => {
     const limiter = new AccountLimiter(new MemoryLimitStore());

@@ -30,6 +30,11 @@ class FlakySharedStore implements SharedLimitStore {
     if (this.down) throw new Error('Stream isn’t writeable and enableOfflineQueue options is false');
   }
 
+  async forgetQuota(accountId: string, month: string): Promise<void> {
+    this.#check();
+    await this.inner.forgetQuota(accountId, month);
+  }
+
   async admit(request: AdmitRequest): Promise<AdmitResult> {
     this.#check();
     this.admits += 1;

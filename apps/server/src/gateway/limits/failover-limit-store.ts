@@ -159,6 +159,16 @@ export class FailoverLimitStore implements LimitStore {
     return this.#answered(request.now, result);
   }
 
+  /** The stand-in's count and the shared store's (a failure is reported: the shared count then stands until the month ends). */
+  async forgetQuota(accountId: string, month: string): Promise<void> {
+    await this.#standIn?.forgetQuota(accountId, month);
+    try {
+      await this.#shared.forgetQuota(accountId, month);
+    } catch (error) {
+      this.#onFailure(error);
+    }
+  }
+
   /** Never fails for the shared store: what it refuses is kept and sent again. */
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     const standIn = this.#owners.get(reservation);

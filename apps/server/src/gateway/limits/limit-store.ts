@@ -59,6 +59,12 @@ export interface LimitStore {
   /** The in-memory store answers at once (a value); a shared store asynchronously. */
   admit(request: AdmitRequest): AdmitResult | Promise<AdmitResult>;
   settle(reservation: Reservation, usedTokens: number): Promise<void>;
+  /**
+   * The account changed (its plan, say): its month's count is read from the usage table again at
+   * its next admission with a quota. The store counts only requests it admitted with a quota, so
+   * the tokens of a plan without one (Pro, between two spells of Free) are only in the table.
+   */
+  forgetQuota(accountId: string, month: string): Promise<void>;
 }
 
 export const WINDOW_MS = 60_000;

@@ -90,6 +90,7 @@ describe('AccountLimiter when the store fails', () => {
     const broken = {
       admit: async () => Promise.reject(new Error('redis down')),
       settle: async () => undefined,
+      forgetQuota: async () => undefined,
     };
     const limiter = new AccountLimiter(broken, (error) => failures.push(error));
     const admitted = await limiter.admit({

@@ -129,6 +129,12 @@ export class MemoryLimitStore implements LimitStore {
    * flight: the next admission with a quota loads the month's usage again (a stand-in whose counts
    * went stale while another store served).
    */
+  async forgetQuota(accountId: string, month: string): Promise<void> {
+    const entry = this.#quotas.get(accountId);
+    // Loaded again, keeping its holds; a load never lowers the count (the table may lag it).
+    if (entry && entry.month === month) entry.stale = true;
+  }
+
   markQuotasStale(): void {
     this.#generation += 1;
     for (const entry of this.#quotas.values()) entry.stale = true;

@@ -253,6 +253,17 @@ export class RedisLimitStore implements SharedLimitStore {
     }
   }
 
+  /**
+   * Drops the month's count (and when it was loaded), so the next admission loads it from the
+   * usage table; settlements meanwhile are kept aside for that load as after any expiry. Tokens
+   * counted in the last moments and not yet in the table (the metering lag, about a second) are
+   * not in the new count.
+   */
+  async forgetQuota(accountId: string, month: string): Promise<void> {
+    const [, used, , , loaded] = this.#keys(accountId, month, 0);
+    await this.#redis.del(used, loaded);
+  }
+
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     const [, used, inflight, expired, loaded, pending, counted] = this.#keys(reservation.accountId, reservation.month, 0);
     await this.#redis.conductorSettle(
