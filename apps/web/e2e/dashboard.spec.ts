@@ -96,15 +96,19 @@ test.describe('dashboard', () => {
   test('a test key is shown once, calls the API, shows up in activity and usage, and can be renamed and revoked', async ({ page }) => {
     await registerOnboardedUser(page, 'Margaret Hamilton');
     await page.goto('/dashboard/keys');
-    await page.getByRole('button', { name: 'Create API Key' }).click();
+    // From the empty list's button: the list that replaces it once the key exists must not take the reveal with it.
+    await page.getByRole('button', { name: 'Create your first key' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Key name').fill('E2E key');
     await dialog.getByLabel(/^Test/).check();
     await expect(dialog.getByLabel('API Access')).toBeChecked();
     await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(dialog.getByRole('heading', { name: 'Your new API key' })).toBeVisible();
+    await expect(page.getByTestId('api-key-row')).toHaveCount(1); // the list has refreshed behind the dialog
     const key = (await dialog.getByTestId('new-api-key').textContent()) ?? '';
     expect(key).toMatch(/^cc_test_sk_[A-Za-z0-9_-]{43}$/);
     await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(dialog).toBeHidden();
 
     const row = page.getByTestId('api-key-row').filter({ hasText: 'E2E key' });
     await expect(row).toContainText(`${key.slice(0, 16)}...${key.slice(-4)}`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, onServerError, publicApi } from './api-client';
+import { onServerError, publicApi } from './api-client';
 
 describe('api client server errors', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -12,9 +12,10 @@ describe('api client server errors', () => {
     const heard = vi.fn();
     const off = onServerError(heard);
     try {
-      await expect(publicApi.get('/health', { background: true })).rejects.toBeInstanceOf(ApiError);
+      await expect(publicApi.get('/health', { background: true })).rejects.toMatchObject({ status: 503, announced: false });
       expect(heard).not.toHaveBeenCalled();
-      await expect(publicApi.get('/health')).rejects.toMatchObject({ status: 503 });
+      // Announced: the caller's own failure toast stays quiet (toastFailure).
+      await expect(publicApi.get('/health')).rejects.toMatchObject({ status: 503, announced: true });
       expect(heard).toHaveBeenCalledTimes(1);
     } finally {
       off();

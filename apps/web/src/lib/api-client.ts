@@ -5,12 +5,15 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string> | undefined;
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+  /** The client already told the user (the server-error or session-expired toast): callers need not say it again. */
+  readonly announced: boolean;
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, announced = false) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.announced = announced;
   }
 }
 
@@ -64,13 +67,16 @@ async function request<T>(base: string, timeoutMs: number, path: string, options
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const body = (data ?? {}) as { error?: { code?: string; message?: string; fields?: Record<string, string> } };
-    if (response.status === 401 && !options.skipAuthHandling) notifyUnauthorized();
-    if (response.status >= 500 && !options.background) for (const listener of serverErrorListeners) listener();
+    const unauthorized = response.status === 401 && !options.skipAuthHandling;
+    const serverError = response.status >= 500 && !options.background;
+    if (unauthorized) notifyUnauthorized();
+    if (serverError) for (const listener of serverErrorListeners) listener();
     throw new ApiError(
       response.status,
       body.error?.code ?? String(response.status),
       response.status >= 500 ? (await loadMessages()).serverError : (body.error?.message ?? response.statusText),
       body.error?.fields,
+      unauthorized || serverError,
     );
   }
   return data as T;

@@ -1,7 +1,9 @@
 import { DEMO_KEYS_NOTE } from '@conductor/shared/constants/demo-account';
 import { useQuery } from '@tanstack/react-query';
-import { KeyRound } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
+import { useState } from 'react';
 import { DashboardPage } from '~/components/layouts/dashboard-page';
+import { Button } from '~/components/ui/button';
 import { Card } from '~/components/ui/card';
 import { Skeleton } from '~/components/ui/skeleton';
 import { EmptyState, ErrorState } from '~/components/ui/state-panels';
@@ -16,11 +18,14 @@ export const meta = () => pageMeta('API Keys', 'Create and manage the keys your 
 export default function KeysPage() {
   const keys = useQuery(apiKeysQuery());
   const isDemo = useAuth().user?.isDemo === true;
+  // One dialog for both buttons, outside the list: the first key replaces the empty state, and a
+  // dialog inside it would go with it before the new key is shown.
+  const [creating, setCreating] = useState(false);
   return (
     <DashboardPage
       title="API Keys"
       description="Create and manage the keys your applications use to call Conductor."
-      actions={<CreateKeyDialog />}
+      actions={<CreateKeyDialog open={creating} onOpenChange={setCreating} />}
     >
       {isDemo && (
         <p className="rounded-md border border-border bg-muted p-3 text-sm" data-testid="demo-keys-note">
@@ -47,7 +52,11 @@ export default function KeysPage() {
             className="m-4"
             icon={KeyRound}
             title="No API keys yet"
-            action={<CreateKeyDialog triggerLabel="Create your first key" />}
+            action={
+              <Button onClick={() => setCreating(true)}>
+                <Plus className="size-4" aria-hidden="true" /> Create your first key
+              </Button>
+            }
           >
             Create a key to call <code className="font-mono">/v1/chat/completions</code>. Test keys (
             <code className="font-mono">cc_test_sk_</code>) are answered by the sandbox and use no quota.

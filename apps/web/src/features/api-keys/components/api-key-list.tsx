@@ -20,7 +20,7 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
   return (
     <>
-      <div className="hidden grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_7rem_7rem_5.5rem_7.5rem] gap-4 border-b border-border px-4 pb-2 text-xs font-medium text-muted-foreground md:grid">
+      <div className="hidden grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_7rem_7rem_7.5rem_7.5rem] gap-4 border-b border-border px-4 pb-2 text-xs font-medium text-muted-foreground md:grid">
         <span>Name</span>
         <span>Key</span>
         <span>Created</span>
@@ -33,7 +33,7 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
           <li
             key={key.id}
             data-testid="api-key-row"
-            className="grid grid-cols-1 gap-2 px-4 py-4 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_7rem_7rem_5.5rem_7.5rem] md:items-center md:gap-4"
+            className="grid grid-cols-1 gap-2 px-4 py-4 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_7rem_7rem_7.5rem_7.5rem] md:items-center md:gap-4"
           >
             <div className="min-w-0">
               <p className="flex min-w-0 items-center gap-2">
@@ -60,10 +60,10 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
               <span className="text-muted-foreground md:hidden">Last used </span>
               {key.lastUsedAt ? formatRelative(key.lastUsedAt) : 'Never'}
             </span>
-            <span className="flex items-center gap-2">
+            <span className="flex flex-wrap items-center gap-2 md:flex-col md:items-start md:gap-1">
               <StatusBadge status={key.status} />
               {key.status === 'active' && key.expiresAt && (
-                <span className="text-xs text-muted-foreground md:hidden">expires {formatDate(key.expiresAt)}</span>
+                <span className="text-xs text-muted-foreground">expires {formatDate(key.expiresAt)}</span>
               )}
             </span>
             <div className="flex gap-1 md:justify-end">

@@ -6,6 +6,7 @@ import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { z } from 'zod';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
@@ -29,8 +30,23 @@ type CreateKeyValues = z.infer<typeof CreateKeyForm>;
 
 const EXPIRY_LABELS: Record<string, string> = { never: 'Never', '7': '7 days', '30': '30 days', '90': '90 days', '365': '1 year' };
 
-export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLabel?: string }) {
-  const [open, setOpen] = useState(false);
+/**
+ * The create dialog with its one-time reveal of the new key. `open`/`onOpenChange` let the page
+ * open it from elsewhere (the empty list's button): the dialog must live outside what the new key
+ * changes, or the list's refresh after the creation unmounts it with the key unseen.
+ */
+export function CreateKeyDialog({
+  triggerLabel = 'Create API Key',
+  open: controlledOpen,
+  onOpenChange: setControlledOpen,
+}: {
+  triggerLabel?: string;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}) {
+  const [ownOpen, setOwnOpen] = useState(false);
+  const open = controlledOpen ?? ownOpen;
+  const setOpen = setControlledOpen ?? setOwnOpen;
   const [created, setCreated] = useState<string | null>(null);
   const create = useCreateApiKey();
   // The shared demo account creates test keys only (a live one would spend the operator's provider keys).
@@ -62,7 +78,7 @@ export function CreateKeyDialog({ triggerLabel = 'Create API Key' }: { triggerLa
       setCreated(result.key);
       toast.success(`API key "${result.apiKey.name}" created`);
     } catch (error) {
-      toast.error(error instanceof Error ? error.message : 'Could not create the key. Please try again.');
+      toastFailure(error, 'Could not create the key. Please try again.');
     }
   });
 

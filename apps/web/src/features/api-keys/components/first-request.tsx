@@ -1,6 +1,6 @@
 import { Terminal } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { CopyButton } from '~/components/ui/copy-button';
 import { useCreateApiKey } from '../api/api-keys';
@@ -45,7 +45,7 @@ export function FirstRequest() {
               const result = await create.mutateAsync({ name: 'First test key', environment: 'test', permissions: ['api'] });
               setKey(result.key);
             } catch (error) {
-              toast.error(error instanceof Error ? error.message : 'Could not create a key.');
+              toastFailure(error, 'Could not create a key.');
             }
           }}
         >

@@ -3,6 +3,7 @@ import { UpdateApiKeyInput } from '@conductor/shared/schemas/api-keys';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { Field, fieldAria } from '~/components/ui/field';
@@ -20,7 +21,7 @@ export function RenameKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null
       toast.success('API key renamed');
       onClose();
     } catch (failure) {
-      toast.error(failure instanceof Error ? failure.message : 'Could not rename the key.');
+      toastFailure(failure, 'Could not rename the key.');
     }
   });
   return (

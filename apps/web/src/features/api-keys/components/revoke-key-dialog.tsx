@@ -1,5 +1,6 @@
 import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { useRevokeApiKey } from '../api/api-keys';
@@ -29,7 +30,7 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null
                 toast.success(`API key "${apiKey.name}" revoked`);
                 onClose();
               } catch (error) {
-                toast.error(error instanceof Error ? error.message : 'Could not revoke the key.');
+                toastFailure(error, 'Could not revoke the key.');
               }
             }}
           >

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { loadSession, useAuth } from '~/lib/auth';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { confirmEmail, resendConfirmation, takePendingConfirmation } from '../api/email-verification';
 
 /**
@@ -22,7 +23,7 @@ export function ConfirmEmailBanner() {
         toast.success(message);
         void loadSession({ force: true });
       },
-      (error: unknown) => toast.error(error instanceof Error ? error.message : 'Could not confirm your email address.'),
+      (error: unknown) => toastFailure(error, 'Could not confirm your email address.'),
     );
   }, [unconfirmed]);
   if (!user || user.verified) return null;
@@ -32,7 +33,7 @@ export function ConfirmEmailBanner() {
       const { message } = await resendConfirmation();
       toast.success(message);
     } catch (error) {
-      toast.error(error instanceof Error ? error.message : 'Could not send the link. Please try again.');
+      toastFailure(error, 'Could not send the link. Please try again.');
     } finally {
       setSending(false);
     }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { ApiError } from '~/lib/api-client';
-import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { requestPasswordReset } from '../api/password-reset';
 import { EmailField } from './email-field';
@@ -24,7 +24,7 @@ export function ForgotPasswordForm() {
       setSent({ email, message });
     } catch (error) {
       if (error instanceof ApiError && error.status >= 500) return;
-      toast.error(error instanceof Error ? error.message : 'Could not send the reset link. Please try again.');
+      toastFailure(error, 'Could not send the reset link. Please try again.');
     }
   });
 

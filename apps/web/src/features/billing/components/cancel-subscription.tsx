@@ -1,6 +1,7 @@
 import type { BillingOverview } from '@conductor/shared/schemas/billing';
 import { useState } from 'react';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { formatLastDay, formatUtcDate } from '~/lib/format';
@@ -25,7 +26,7 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
                 : 'Your subscription will renew as usual',
             );
           } catch (error) {
-            toast.error(error instanceof Error ? error.message : 'Could not resume the subscription.');
+            toastFailure(error, 'Could not resume the subscription.');
           }
         }}
       >
@@ -60,7 +61,7 @@ export function CancelSubscription({ billing }: { billing: BillingOverview }) {
                 toast.success(`Subscription cancelled. ${billing.planName} stays active until ${formatLastDay(billing.currentPeriodEnd)}.`);
                 setOpen(false);
               } catch (error) {
-                toast.error(error instanceof Error ? error.message : 'Could not cancel the subscription.');
+                toastFailure(error, 'Could not cancel the subscription.');
               }
             }}
           >

@@ -117,3 +117,21 @@ describe('change plan dialog opened from the address', () => {
     expect(previewPlanChange).not.toHaveBeenCalled();
   });
 });
+
+describe('change plan dialog, closed with Cancel', () => {
+  beforeEach(() => {
+    previewPlanChange.mockReset().mockResolvedValue(PRO_TRIAL);
+  });
+
+  it('forgets the quote: reopened, it starts from the choice again, as after Escape', async () => {
+    renderAt('/dashboard/billing?plan=pro&period=yearly');
+    await screen.findByTestId('trial-terms');
+    screen.getByRole('button', { name: 'Cancel' }).click();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    screen.getByRole('button', { name: 'Change plan' }).click();
+    await screen.findByRole('dialog', { name: 'Change plan' });
+    expect(screen.queryByTestId('trial-terms')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Confirm change' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Review change' })).toBeInTheDocument();
+  });
+});

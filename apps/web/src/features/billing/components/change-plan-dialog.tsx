@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { cn } from '~/lib/cn';
@@ -121,15 +122,14 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
     preview.reset();
     setRequoted(null);
   };
+  // Every way out (Cancel, Escape, the close button) forgets the quote: reopened, the dialog starts over.
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) reset();
+  };
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) reset();
-      }}
-    >
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
         <Button>Change plan</Button>
       </DialogTrigger>
@@ -207,7 +207,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
           )}
           {/* Kept in view at the dialog's foot while its content scrolls (a phone with the preview open). */}
           <DialogFooter className="sticky bottom-0 -mx-6 border-t border-border bg-card px-6 pt-3 shadow-[0_1.5rem_0_0_var(--color-card)]">
-            <Button variant="secondary" onClick={() => setOpen(false)}>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
             {preview.data ? (
@@ -235,7 +235,7 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                       preview.mutate(previewed);
                       return;
                     }
-                    toast.error(error instanceof Error ? error.message : 'Could not change the plan.');
+                    toastFailure(error, 'Could not change the plan.');
                   }
                 }}
               >

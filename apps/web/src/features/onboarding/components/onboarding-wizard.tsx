@@ -3,7 +3,7 @@ import type { OnboardingMode } from '@conductor/shared/schemas/onboarding';
 import { CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { signInDestination } from '~/features/auth/lib/next-path';
 import { planLabel, useAuth } from '~/lib/auth';
@@ -53,7 +53,7 @@ export function OnboardingWizard() {
       // visitor signed up for (`?next=`: a plan chosen on the pricing page opens Billing's plan change).
       navigate(signInDestination(window.location.search), { replace: true });
     } catch (error) {
-      toast.error(error instanceof Error ? error.message : 'Could not finish onboarding. Please try again.');
+      toastFailure(error, 'Could not finish onboarding. Please try again.');
     }
   };
 

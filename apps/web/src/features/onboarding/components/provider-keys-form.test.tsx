@@ -1,5 +1,5 @@
 import { MESSAGES } from '@conductor/shared';
-import { AZURE_ENDPOINT_NEEDS_KEY, AZURE_ENDPOINT_REFUSED } from '@conductor/shared/schemas/onboarding';
+import { AZURE_ENDPOINT_NEEDS_KEY, AZURE_ENDPOINT_REFUSED, KEY_CHARACTERS } from '@conductor/shared/schemas/onboarding';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,20 @@ describe('provider keys form', () => {
       expect(mutateAsync).toHaveBeenCalledWith({ azure: AZURE_KEY, azureEndpoint: 'https://my-resource.openai.azure.com' }),
     );
     expect(onSaved).toHaveBeenCalled();
+  });
+
+  it('names what is wrong with a key: the spec’s message when too short, "without spaces" for a space', async () => {
+    const events = userEvent.setup();
+    render(<ProviderKeysForm onSaved={vi.fn()} onBack={vi.fn()} />);
+    const azure = screen.getByLabelText('Azure OpenAI API Key');
+    await events.type(azure, 'short');
+    await events.click(screen.getByRole('button', { name: 'Save Keys' }));
+    await waitFor(() => expect(azure).toHaveAccessibleDescription(MESSAGES.providerKeys.azure));
+    await events.clear(azure);
+    await events.type(azure, '0123456789 abcdef0123456789');
+    await events.click(screen.getByRole('button', { name: 'Save Keys' }));
+    await waitFor(() => expect(azure).toHaveAccessibleDescription(KEY_CHARACTERS));
+    expect(mutateAsync).not.toHaveBeenCalled();
   });
 
   it('refuses a resource URL without the Azure key, or not shaped like one, on the field', async () => {

@@ -27,10 +27,15 @@ const PLACEHOLDERS: Record<ProviderId, string> = {
   cohere: 'Cohere key',
 };
 
-/** Blank is fine; anything typed must match the provider's rule (the spec's message). */
+/**
+ * Blank is fine; anything typed must match the provider's rule, with the rule's own message (the
+ * spec's for a malformed key; "without spaces" for a long enough key with a space, as Settings says).
+ */
 const keyField = (provider: ProviderId) =>
-  z.string().refine((value) => value.trim() === '' || PROVIDER_KEY_RULES[provider].safeParse(value).success, {
-    message: MESSAGES.providerKeys[provider],
+  z.string().superRefine((value, context) => {
+    if (value.trim() === '') return;
+    const parsed = PROVIDER_KEY_RULES[provider].safeParse(value);
+    if (!parsed.success) context.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? MESSAGES.providerKeys[provider] });
   });
 /** Blank is fine (the server's Azure resource); anything typed is checked by Settings' rule (the server checks the host). */
 const endpointField = z.string().superRefine((value, context) => {

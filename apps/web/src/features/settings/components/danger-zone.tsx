@@ -6,6 +6,7 @@ import { LogOut, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog';
 import { Input } from '~/components/ui/input';
@@ -34,6 +35,16 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
   const [signInAgain, setSignInAgain] = useState<string | null>(null);
   const asksPassword = user.hasPassword || serverAsksPassword;
   const remove = useDeleteAccount();
+  // Every way out (Cancel, Escape, the close button, a press outside) leaves the dialog empty for next time.
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      setTyped('');
+      setPassword('');
+      setPasswordError(null);
+      setSignInAgain(null);
+    }
+  };
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -59,18 +70,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
             {user.isDemo ? DEMO_ACCOUNT_REFUSALS.deleteAccount : 'Permanently delete your account, usage history, invoices and keys.'}
           </p>
         </div>
-        <Dialog
-          open={open}
-          onOpenChange={(next) => {
-            setOpen(next);
-            if (!next) {
-              setTyped('');
-              setPassword('');
-              setPasswordError(null);
-              setSignInAgain(null);
-            }
-          }}
-        >
+        <Dialog open={open} onOpenChange={onOpenChange}>
           <DialogTrigger asChild>
             <Button variant="destructive" disabled={user.isDemo} aria-describedby="delete-account-description">
               <Trash2 className="size-4" aria-hidden="true" /> Delete Account
@@ -99,7 +99,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
                     requestAnimationFrame(() => document.getElementById('delete-password')?.focus());
                     return;
                   }
-                  toast.error(error instanceof Error ? error.message : 'Could not delete your account.');
+                  toastFailure(error, 'Could not delete your account.');
                 }
               }}
             >
@@ -143,7 +143,7 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
                 </div>
               )}
               <DialogFooter>
-                <Button variant="secondary" onClick={() => setOpen(false)}>
+                <Button variant="secondary" onClick={() => onOpenChange(false)}>
                   Cancel
                 </Button>
                 <Button

@@ -3,6 +3,7 @@ import { ChangePasswordInput, PASSWORD_CHANGED } from '@conductor/shared/schemas
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
@@ -41,7 +42,7 @@ export function PasswordForm({ hasPassword, isDemo = false }: { hasPassword: boo
       const fields = error instanceof ApiError ? error.fields : undefined;
       if (fields?.currentPassword) form.setError('currentPassword', { message: fields.currentPassword });
       else if (fields?.newPassword) form.setError('newPassword', { message: fields.newPassword });
-      else toast.error(error instanceof Error ? error.message : 'Could not change your password.');
+      else toastFailure(error, 'Could not change your password.');
     }
   });
   return (

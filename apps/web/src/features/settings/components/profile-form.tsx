@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
@@ -46,7 +47,7 @@ export function ProfileForm({ user }: { user: PublicUser }) {
         form.setError('currentPassword', { message: fields.currentPassword }, { shouldFocus: true });
       } else if (fields?.email) form.setError('email', { message: fields.email }, { shouldFocus: true });
       else if (fields?.name) form.setError('name', { message: fields.name }, { shouldFocus: true });
-      else toast.error(error instanceof Error ? error.message : 'Could not save your profile.');
+      else toastFailure(error, 'Could not save your profile.');
     }
   });
 

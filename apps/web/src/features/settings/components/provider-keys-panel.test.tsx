@@ -43,6 +43,17 @@ describe('provider keys panel', () => {
     expect(remove).toHaveBeenCalledWith('openai');
   });
 
+  it('keeps keyboard focus: Add moves it to the key field, Cancel back to Add', async () => {
+    const events = userEvent.setup();
+    renderPanel(user('free', []));
+    const add = screen.getAllByRole('button', { name: 'Add' })[0] as HTMLElement;
+    add.focus();
+    await events.keyboard('{Enter}');
+    expect(screen.getByLabelText('OpenAI API key')).toHaveFocus();
+    await events.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getAllByRole('button', { name: 'Add' })[0]).toHaveFocus();
+  });
+
   it('on a hosted plan, says the server’s key takes over', async () => {
     const events = userEvent.setup();
     renderPanel(user('pro', openAiKey));

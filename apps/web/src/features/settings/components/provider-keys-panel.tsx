@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '~/lib/api-client';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Input } from '~/components/ui/input';
@@ -30,8 +31,9 @@ function ProviderRow({
   const removeButton = useRef<HTMLButtonElement>(null);
   const keepButton = useRef<HTMLButtonElement>(null);
   const addButton = useRef<HTMLButtonElement>(null);
+  const keyInput = useRef<HTMLInputElement>(null);
   // Where focus goes once the next render has committed (the focused button may be gone with it).
-  const focusNext = useRef<React.RefObject<HTMLButtonElement | null> | null>(null);
+  const focusNext = useRef<React.RefObject<HTMLElement | null> | null>(null);
   useEffect(() => {
     const target = focusNext.current;
     focusNext.current = null;
@@ -58,6 +60,7 @@ function ProviderRow({
     try {
       await save.mutateAsync({ provider, key: parsed.data, ...(takesEndpoint && resource.trim() ? { endpoint: resource.trim() } : {}) });
       toast.success(`${name} key saved`);
+      focusNext.current = addButton;
       setEditing(false);
       setValue('');
       setResource('');
@@ -91,7 +94,16 @@ function ProviderRow({
         <div className="flex items-center gap-2">
           {masked && <Badge tone="success">active</Badge>}
           {!locked && !editing && !confirming && (
-            <Button ref={addButton} variant="secondary" size="sm" onClick={() => setEditing(true)}>
+            <Button
+              ref={addButton}
+              variant="secondary"
+              size="sm"
+              onClick={() => {
+                // The button goes with the form's opening: focus moves to the key field, not to the page.
+                focusNext.current = keyInput;
+                setEditing(true);
+              }}
+            >
               {masked ? 'Replace' : 'Add'}
             </Button>
           )}
@@ -132,7 +144,7 @@ function ProviderRow({
                   focusNext.current = addButton;
                   setConfirming(false);
                 } catch (failure) {
-                  toast.error(failure instanceof Error ? failure.message : 'Could not remove the key.');
+                  toastFailure(failure, 'Could not remove the key.');
                 }
               }}
             >
@@ -159,6 +171,7 @@ function ProviderRow({
               {name} API key
             </label>
             <Input
+              ref={keyInput}
               id={inputId}
               type="password"
               autoComplete="off"
@@ -212,6 +225,7 @@ function ProviderRow({
             <Button
               variant="ghost"
               onClick={() => {
+                focusNext.current = addButton;
                 setEditing(false);
                 setValue('');
                 setResource('');

@@ -17,6 +17,7 @@ import { ErrorState } from '~/components/ui/state-panels';
 import { ApiError } from '~/lib/api-client';
 import { cn } from '~/lib/cn';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { routingQuery, useSaveRouting } from '../api/settings';
 import { checkPolicy, problemFromFields, type RoutingDraft, type RoutingProblem, toDraft, toPolicy } from './routing-draft';
 import { TargetsEditor } from './routing-targets';
@@ -50,7 +51,7 @@ function RoutingEditor({ saved, lockedReason }: { saved: RoutingPolicy | null; l
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
         setProblem(problemFromFields(error.message, error.fields));
       } else {
-        toast.error(error instanceof Error ? error.message : 'Could not save the routing default.');
+        toastFailure(error, 'Could not save the routing default.');
       }
     }
   };

@@ -3,6 +3,7 @@ import type { SessionView } from '@conductor/shared/schemas/settings';
 import { useQuery } from '@tanstack/react-query';
 import { Monitor } from 'lucide-react';
 import { toast } from '~/lib/toast';
+import { toastFailure } from '~/lib/toast-failure';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Skeleton } from '~/components/ui/skeleton';
@@ -64,7 +65,7 @@ function SessionRow({ session }: { session: SessionView }) {
               await revoke.mutateAsync(session.id);
               toast.success('Session signed out');
             } catch (error) {
-              toast.error(error instanceof Error ? error.message : 'Could not sign out that session.');
+              toastFailure(error, 'Could not sign out that session.');
             }
           }}
         >

@@ -9,10 +9,12 @@ import { ApiError } from '~/lib/api-client';
 import { DangerZone } from './danger-zone';
 import { ProfileForm } from './profile-form';
 
-const { mutateAsync, initiateSso, providers } = vi.hoisted(() => ({
+const { mutateAsync, initiateSso, providers, fetchPublicQuery } = vi.hoisted(() => ({
   mutateAsync: vi.fn(),
   initiateSso: vi.fn(),
+  fetchPublicQuery: vi.fn(),
   providers: {
+    failed: false,
     value: [
       { id: 'demo', name: 'Demo OIDC', issuer: 'http://127.0.0.1/oidc', configured: true, note: null },
       { id: 'github', name: 'GitHub', issuer: 'https://github.com', configured: false, note: null },
@@ -25,7 +27,11 @@ vi.mock('../api/settings', () => ({
 }));
 vi.mock('~/features/auth/lib/initiate-sso', () => ({ initiateSso }));
 vi.mock('~/lib/public-query', () => ({
-  usePublicQuery: () => ({ data: { providers: providers.value }, error: null, isPending: false, isError: false }),
+  fetchPublicQuery,
+  usePublicQuery: () =>
+    providers.failed
+      ? { data: undefined, error: new Error('offline'), isPending: true, isError: true }
+      : { data: { providers: providers.value }, error: null, isPending: false, isError: false },
 }));
 vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
@@ -53,6 +59,8 @@ describe('signing in again to confirm (single sign-on accounts)', () => {
   beforeEach(() => {
     mutateAsync.mockReset();
     initiateSso.mockReset().mockResolvedValue(undefined);
+    fetchPublicQuery.mockReset().mockResolvedValue(undefined);
+    providers.failed = false;
   });
 
   it('the profile shows the refusal on the e-mail field and signs in again with the account’s provider, back to Settings', async () => {
@@ -84,5 +92,18 @@ describe('signing in again to confirm (single sign-on accounts)', () => {
     expect(screen.getByTestId('sign-in-again-manual')).toHaveTextContent('GitHub sign-in is not available on this server');
     expect(screen.getByRole('link', { name: 'we email you a link' })).toHaveAttribute('href', '/forgot-password');
     expect(screen.queryByRole('button', { name: /Sign in again/ })).toBeNull();
+  });
+
+  it('says so, with a way to try again, when the sign-in options did not load', async () => {
+    const events = userEvent.setup();
+    providers.failed = true;
+    mutateAsync.mockRejectedValueOnce(new ApiError(403, REAUTHENTICATION_REQUIRED, SIGN_IN_AGAIN_TO_DELETE));
+    renderWith(<DangerZone user={ssoUser('demo')} />);
+    await events.click(screen.getByRole('button', { name: 'Delete Account' }));
+    await events.type(screen.getByLabelText(/Type DELETE to confirm/), 'DELETE');
+    await events.click(screen.getByRole('button', { name: 'Delete account' }));
+    expect(await screen.findByTestId('sign-in-again-unavailable')).toHaveTextContent('The sign-in options could not be loaded.');
+    await events.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(fetchPublicQuery).toHaveBeenCalledTimes(1);
   });
 });

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { providersQueryOptions } from '~/features/auth/api/sso';
 import { initiateSso } from '~/features/auth/lib/initiate-sso';
-import { usePublicQuery } from '~/lib/public-query';
+import { fetchPublicQuery, usePublicQuery } from '~/lib/public-query';
 
 /**
  * A single sign-on account confirms a change of e-mail or its deletion by a recent sign-in (it
@@ -19,6 +19,21 @@ export function SignInAgain({ oidcProvider, returnTo }: { oidcProvider: string |
   const [pending, setPending] = useState(false);
   const id = SsoProviderId.safeParse(oidcProvider);
   const option = id.success ? providers.data?.providers.find((provider) => provider.id === id.data && provider.configured) : undefined;
+  if (!option && providers.isError && providers.data === undefined && id.success) {
+    // The list of sign-in providers did not load: say so and offer to try again, rather than nothing.
+    return (
+      <p role="alert" className="text-sm text-danger" data-testid="sign-in-again-unavailable">
+        The sign-in options could not be loaded.{' '}
+        <button
+          type="button"
+          className="text-primary underline underline-offset-4"
+          onClick={() => void fetchPublicQuery(providersQueryOptions)}
+        >
+          Try again
+        </button>
+      </p>
+    );
+  }
   if (!option) {
     if (providers.isPending && id.success) return null;
     return (

@@ -1,0 +1,38 @@
+import { DELETE_CONFIRMATION_WORD } from '@conductor/shared/schemas/settings';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { DangerZone } from './danger-zone';
+
+vi.mock('../api/settings', () => ({ useDeleteAccount: () => ({ mutateAsync: vi.fn(), isPending: false }) }));
+vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+
+describe('delete account dialog', () => {
+  it('opens empty again after Cancel, as after Escape: the typed word and the password are not kept', async () => {
+    const events = userEvent.setup();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <DangerZone user={{ hasPassword: true, isDemo: false, oidcProvider: null }} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const open = () => events.click(screen.getByRole('button', { name: 'Delete Account' }));
+    for (const close of [() => events.click(screen.getByRole('button', { name: 'Cancel' })), () => events.keyboard('{Escape}')]) {
+      await open();
+      const dialog = screen.getByRole('alertdialog');
+      await events.type(screen.getByLabelText(/Type DELETE/), DELETE_CONFIRMATION_WORD);
+      await events.type(screen.getByLabelText('Current password'), 'a password');
+      expect(dialog.querySelector('button[type="submit"]')).toBeEnabled();
+      await close();
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      await open();
+      expect(screen.getByLabelText(/Type DELETE/)).toHaveValue('');
+      expect(screen.getByLabelText('Current password')).toHaveValue('');
+      expect(screen.getByRole('alertdialog').querySelector('button[type="submit"]')).toBeDisabled();
+      await events.keyboard('{Escape}');
+    }
+  });
+});

@@ -1,0 +1,12 @@
+import { ApiError } from './api-client';
+import { toast } from './toast';
+
+/**
+ * A failed action's toast: the error's message, or `fallback` for anything that is not an Error.
+ * Nothing when the client already showed its own toast for it (a server error, an ended
+ * session), so the user does not get the same news twice.
+ */
+export function toastFailure(error: unknown, fallback: string): void {
+  if (error instanceof ApiError && error.announced) return;
+  toast.error(error instanceof Error ? error.message : fallback);
+}
