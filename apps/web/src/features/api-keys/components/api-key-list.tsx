@@ -63,7 +63,9 @@ export function ApiKeyList({ keys }: { keys: ApiKeyView[] }) {
             <span className="flex flex-wrap items-center gap-2 md:flex-col md:items-start md:gap-1">
               <StatusBadge status={key.status} />
               {key.status === 'active' && key.expiresAt && (
-                <span className="text-xs text-muted-foreground">expires {formatDate(key.expiresAt)}</span>
+                <span className="text-xs text-muted-foreground">
+                  expires <span className="whitespace-nowrap">{formatDate(key.expiresAt)}</span>
+                </span>
               )}
             </span>
             <div className="flex gap-1 md:justify-end">
