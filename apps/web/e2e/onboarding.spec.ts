@@ -47,9 +47,6 @@ test.describe('onboarding wizard', () => {
     await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
     await expect(page.getByTestId('onboarding-step')).toHaveText('Step 2 of 3');
 
-    await page.getByRole('button', { name: 'Save Keys' }).click();
-    await expect(page.getByText('Enter at least one provider key, or go back and choose Hosted Service.')).toBeVisible();
-
     const invalid = {
       openai: 'sk_live_123',
       anthropic: 'sk-antx-123',
@@ -83,6 +80,20 @@ test.describe('onboarding wizard', () => {
     await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Bring Your Own Keys');
     await page.goto('/dashboard/settings');
     await expect(page.getByTestId('provider-openai')).toContainText(masked(VALID.openai));
+  });
+
+  test('every key is optional: saved with none, the summary says requests fail until one is added', async ({ page }) => {
+    await registerUser(page, 'Barbara Liskov');
+    await page.goto('/onboarding');
+    await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
+    await page.getByRole('button', { name: 'Save Keys' }).click();
+    await expect(page.getByTestId('onboarding-step')).toHaveText('Step 3 of 3');
+    await expect(page.getByTestId('summary-no-keys')).toContainText('No provider key saved. API requests fail until you add one');
+    await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Current Plan' }).locator('..').locator('..')).toContainText('Bring Your Own Keys');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByTestId('no-provider-keys')).toContainText('API requests fail until you add one');
   });
 
   test('an Azure key goes with its resource URL: a URL that is not an Azure resource is refused on the field', async ({

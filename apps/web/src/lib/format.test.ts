@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatCount, formatLatency, formatMicros, formatNumber, formatPercent, formatRelative } from './format';
+import {
+  formatCents,
+  formatCount,
+  formatLatency,
+  formatMicros,
+  formatNumber,
+  formatPercent,
+  formatRelative,
+  formatSuccessRate,
+} from './format';
 
 describe('dashboard formats', () => {
   it('shows numbers with thousands separators and money with two decimals', () => {
@@ -21,6 +30,15 @@ describe('dashboard formats', () => {
     expect(formatLatency(975)).toBe('975 ms');
     expect(formatLatency(1_200)).toBe('1.20s');
     expect(formatPercent(0.998)).toBe('99.8%');
+    // A success rate is never 100% with an error in it, nor 0% with a success.
+    expect([1, 0.9999, 0.99951, 0.998, 0.0001, 0].map((rate) => formatSuccessRate(rate))).toEqual([
+      '100.0%',
+      '99.9%',
+      '99.9%',
+      '99.8%',
+      '0.1%',
+      '0.0%',
+    ]);
     const now = Date.parse('2026-03-15T12:00:00Z');
     expect(formatRelative('2026-03-15T11:59:50Z', now)).toBe('just now');
     expect(formatRelative('2026-03-15T11:57:00Z', now)).toBe('3 min. ago');

@@ -17,6 +17,17 @@ export function formatPercent(ratio: number, digits = 1): string {
   return `${(ratio * 100).toFixed(digits)}%`;
 }
 
+/**
+ * A success rate: never 100% while anything failed (1 error in 10,000 reads 99.9%, rounded down,
+ * not 100.0%), nor 0% while anything succeeded.
+ */
+export function formatSuccessRate(ratio: number, digits = 1): string {
+  const scale = 10 ** digits;
+  const percent = ratio * 100;
+  const shown = ratio < 1 ? Math.min(percent, 100 - 1 / scale) : percent;
+  return `${(ratio > 0 ? Math.max(shown, 1 / scale) : shown).toFixed(digits)}%`;
+}
+
 export function formatLatency(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math.round(ms)} ms`;
 }

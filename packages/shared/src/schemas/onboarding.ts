@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../constants/messages.ts';
-import { PROVIDER_IDS, type ProviderId } from '../constants/providers.ts';
+import type { ProviderId } from '../constants/providers.ts';
 import { PublicUser } from './auth.ts';
 import { ProviderKeyInput } from './settings.ts';
 
@@ -29,8 +29,6 @@ export const PROVIDER_KEY_RULES: Record<ProviderId, z.ZodType<string>> = {
   mistral: z.string().trim().min(10, MESSAGES.providerKeys.mistral).max(512).regex(PRINTABLE, KEY_CHARACTERS),
   cohere: z.string().trim().min(10, MESSAGES.providerKeys.cohere).max(512).regex(PRINTABLE, KEY_CHARACTERS),
 };
-
-export const AT_LEAST_ONE_PROVIDER_KEY = 'Enter at least one provider key, or go back and choose Hosted Service.';
 
 /** An optional key: blank means "not provided"; anything else must match the provider's rule. */
 const optionalKey = (provider: ProviderId) =>
@@ -68,10 +66,15 @@ export const ProviderKeysFields = z
   })
   .strict();
 
-/** Onboarding step 2 (bring your own keys): at least one of the six keys; a resource URL only with the Azure key. */
-export const ProviderKeysInput = ProviderKeysFields.refine((keys) => PROVIDER_IDS.some((provider) => keys[provider] !== undefined), {
-  message: AT_LEAST_ONE_PROVIDER_KEY,
-}).refine((keys) => !azureEndpointWithoutKey(keys), { message: AZURE_ENDPOINT_NEEDS_KEY, path: ['azureEndpoint'] });
+/**
+ * Onboarding step 2 (bring your own keys): every key optional, as the spec has it (none saved is
+ * a plan whose requests fail until a key is added, which the summary and Settings say); a resource
+ * URL only with the Azure key.
+ */
+export const ProviderKeysInput = ProviderKeysFields.refine((keys) => !azureEndpointWithoutKey(keys), {
+  message: AZURE_ENDPOINT_NEEDS_KEY,
+  path: ['azureEndpoint'],
+});
 export type ProviderKeysInput = z.infer<typeof ProviderKeysInput>;
 /** The form's raw values (strings, possibly blank). */
 export type ProviderKeysForm = Record<ProviderId, string> & { azureEndpoint: string };

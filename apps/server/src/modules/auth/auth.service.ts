@@ -64,7 +64,7 @@ export async function authenticate(
     await reservation.release();
     throw error;
   }
-  if (!user || !valid) throw new AppError('unauthorized', MESSAGES.login.failure);
+  if (!user || !valid) throw new AppError('unauthorized', MESSAGES.login.invalidCredentials);
   await reservation.succeeded();
   return user;
 }

@@ -10,7 +10,7 @@ import { invalidateAccountCache } from '../../gateway/gateway.plugin.ts';
 import { checkAzureResource } from '../provider-keys/azure-resource.ts';
 import { AppError } from '../../lib/errors.ts';
 import { deleteAllProviderKeys, upsertProviderKey } from '../provider-keys/provider-keys.repository.ts';
-import { findUserById, listProviderKeySummaries, updateUser } from '../users/users.repository.ts';
+import { findUserById, updateUser } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 
 async function publicUser(db: Database, userId: string, now: number): Promise<PublicUser> {
@@ -75,7 +75,8 @@ export async function saveOnboardingKeys(
 }
 
 /**
- * Finishes onboarding (once; a repeat call changes nothing). Bring-your-own-keys needs a saved key.
+ * Finishes onboarding (once; a repeat call changes nothing). Bring-your-own-keys needs its keys
+ * step saved (the byo-keys plan), with any number of keys: the spec has every key optional.
  * Hosted keeps the plan the account came in with: before onboarding ends, byo-keys can only come
  * from the keys step (and only from free), so a user who saved keys, went back and chose Hosted
  * has that save undone (keys removed, plan free) and is served by Conductor's keys as the wizard says.
@@ -84,8 +85,8 @@ export async function completeOnboarding(db: Database, userId: string, mode: Onb
   const user = await findUserById(db, userId);
   if (!user) throw new AppError('not_found', 'Account not found.');
   if (user.onboardingCompleted) return toPublicUser(db, user, now);
-  if (mode === 'byo-keys' && (await listProviderKeySummaries(db, userId)).length === 0) {
-    throw new AppError('bad_request', 'Save at least one provider key before finishing, or choose Hosted Service.');
+  if (mode === 'byo-keys' && user.plan !== 'byo-keys') {
+    throw new AppError('bad_request', 'Save your provider keys before finishing, or choose Hosted Service.');
   }
   if (mode === 'hosted' && user.plan === 'byo-keys') {
     await db.transaction(async (tx) => {

@@ -67,13 +67,16 @@ describe('onboarding', () => {
     }
   });
 
-  it('needs at least one key and ignores blanks', async () => {
-    const { cookie } = await createUserWithSession(harness.app, { onboardingCompleted: false });
+  it('takes every key as optional (the spec): blanks or none at all save the byo-keys plan with no key', async () => {
     for (const payload of [{}, { openai: '', anthropic: '   ' }]) {
+      const { cookie } = await createUserWithSession(harness.app, { onboardingCompleted: false });
       const response = await saveKeys(cookie, payload);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error.message).toBe('Enter at least one provider key, or go back and choose Hosted Service.');
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user).toMatchObject({ plan: 'byo-keys', apiKeys: [] });
+      // The summary's Go to Dashboard then finishes it.
+      expect((await complete(cookie, { mode: 'byo-keys' })).json().user).toMatchObject({ onboardingCompleted: true, plan: 'byo-keys' });
     }
+    const { cookie } = await createUserWithSession(harness.app, { onboardingCompleted: false });
     expect((await saveKeys(cookie, { openai: KEYS.openai, acme: 'x' })).statusCode).toBe(400);
   });
 
@@ -134,8 +137,10 @@ describe('onboarding', () => {
 
   it('finishes a hosted onboarding without changing the plan', async () => {
     const { cookie } = await createUserWithSession(harness.app, { onboardingCompleted: false, plan: 'free' });
-    const noKeys = await complete(cookie, { mode: 'byo-keys' });
-    expect(noKeys.statusCode).toBe(400);
+    // Bring Your Own Keys finishes only after its keys step was saved.
+    const unsaved = await complete(cookie, { mode: 'byo-keys' });
+    expect(unsaved.statusCode).toBe(400);
+    expect(unsaved.json().error.message).toBe('Save your provider keys before finishing, or choose Hosted Service.');
     const response = await complete(cookie, { mode: 'hosted' });
     expect(response.statusCode).toBe(200);
     expect(response.json().user).toMatchObject({ onboardingCompleted: true, plan: 'free', apiKeys: [] });

@@ -105,13 +105,16 @@ export function summariseCells(range: UsageRange, now: number, cells: UsageCell[
     }
     models.set(modelKey, model);
   }
+  // The current period ends now, part way through its last day (or hour); the previous one is
+  // whole. The trend compares like with like: the previous period's tokens at the pace of the
+  // share of it the current one has had so far (steady traffic reads 0%, not up to -1/days).
+  const elapsed = Math.min(1, (now - window.currentStart.getTime()) / (window.currentStart.getTime() - window.previousStart.getTime()));
   const byModel = [...models.values()]
     .filter((model) => model.requests > 0)
-    .map((model) => ({
-      ...model,
-      trendPercent:
-        model.previousTokens > 0 ? Math.round(((model.tokens - model.previousTokens) / model.previousTokens) * 1000) / 10 : null,
-    }))
+    .map((model) => {
+      const expected = model.previousTokens * elapsed;
+      return { ...model, trendPercent: expected > 0 ? Math.round(((model.tokens - expected) / expected) * 1000) / 10 : null };
+    })
     .sort((a, b) => b.tokens - a.tokens || a.model.localeCompare(b.model));
   return {
     range,

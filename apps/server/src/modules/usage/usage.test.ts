@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { insertApiKey } from '../api-keys/api-keys.repository.ts';
 import { settableClock, usageEvent } from '../portal/portal-testing.ts';
+import type { UsageCell } from './usage.repository.ts';
+import { summariseCells } from './usage.service.ts';
 import { recordUsageEvents } from './usage.writer.ts';
 
 const clock = settableClock('2026-03-15T12:30:00.000Z');
@@ -91,7 +93,8 @@ describe('usage endpoints', () => {
     expect(body.series[1]).toMatchObject({ bucket: '2026-03-10', requests: 1, tokens: 150 });
     expect(body.series[6]).toMatchObject({ bucket: '2026-03-15', requests: 4, errors: 1, tokens: 450 });
     expect(body.byModel).toEqual([
-      { model: 'gpt-4o-mini', provider: 'openai', requests: 4, tokens: 450, costMicros: 90, previousTokens: 300, trendPercent: 50 },
+      // 450 tokens against the previous week's 300 at the pace of the 6.52 of its 7 days gone so far (279.5): +61%.
+      { model: 'gpt-4o-mini', provider: 'openai', requests: 4, tokens: 450, costMicros: 90, previousTokens: 300, trendPercent: 61 },
       {
         model: 'claude-3-5-sonnet',
         provider: 'anthropic',
@@ -197,6 +200,40 @@ describe('usage endpoints', () => {
       '/api/v1/observability/usage/export',
     ]) {
       expect((await harness.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+    }
+  });
+});
+
+describe('usage trend', () => {
+  const steady = (from: number, days: number, now: number): UsageCell[] =>
+    Array.from({ length: days }, (_, index) => {
+      const start = from + index * 86_400_000;
+      // One 100-token request an hour, up to `now` on its last day.
+      const hours = Math.max(0, Math.min(24, Math.floor((now - start) / 3_600_000) + 1));
+      const bucket = new Date(start).toISOString().slice(0, 10);
+      return {
+        bucket,
+        model: 'gpt-4o',
+        provider: 'openai',
+        requests: hours,
+        errors: 0,
+        promptTokens: 60 * hours,
+        completionTokens: 40 * hours,
+        costMicros: 0,
+        latencyMsSum: 0,
+      };
+    });
+
+  it('reads steady traffic as steady early in a UTC day, not as a drop of up to a day’s share', () => {
+    const now = Date.parse('2026-03-16T00:30:00Z');
+    for (const [range, days] of [
+      ['7d', 7],
+      ['30d', 30],
+      ['90d', 90],
+    ] as const) {
+      const cells = steady(Date.parse('2026-03-16T00:00:00Z') - (2 * days - 1) * 86_400_000, 2 * days, now);
+      const trend = summariseCells(range, now, cells).byModel[0]?.trendPercent ?? Number.NaN;
+      expect(Math.abs(trend), range).toBeLessThan(1);
     }
   });
 });

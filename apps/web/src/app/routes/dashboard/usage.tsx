@@ -13,17 +13,17 @@ import { ByModelTable } from '~/features/usage/components/by-model-table';
 import { LazyUsageChart } from '~/features/usage/components/lazy-usage-chart';
 import { RangeSelect } from '~/features/usage/components/range-select';
 import { UsageBar } from '~/features/usage/components/usage-bar';
-import { formatCount, formatLatency, formatMicros, formatNumber, formatPercent } from '~/lib/format';
+import { formatCount, formatLatency, formatMicros, formatNumber, formatSuccessRate } from '~/lib/format';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Usage', 'Tokens, requests, latency and cost over time.', '/dashboard/usage');
 
-// Worded as the overview's range picker words its own.
+// The spec's options for this page: "24h, 7d, 30d, 90d" (the overview's are worded "7 days, 30 days, 3 months").
 const RANGES = [
-  ['24h', '24 hours'],
-  ['7d', '7 days'],
-  ['30d', '30 days'],
-  ['90d', '90 days'],
+  ['24h', '24h'],
+  ['7d', '7d'],
+  ['30d', '30d'],
+  ['90d', '90d'],
 ] as const satisfies readonly (readonly [UsageRange, string])[];
 
 const RANGE_TEXT: Record<UsageRange, string> = {
@@ -95,7 +95,7 @@ export default function UsagePage() {
               label="Success rate"
               icon={CheckCircle2}
               loading={!summary}
-              value={summary && (summary.successRate === null ? '—' : formatPercent(summary.successRate))}
+              value={summary && (summary.successRate === null ? '—' : formatSuccessRate(summary.successRate))}
               hint={summary && formatCount(summary.errors, 'error')}
             />
             <StatCard

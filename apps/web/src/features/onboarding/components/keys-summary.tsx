@@ -3,6 +3,15 @@ import { Badge } from '~/components/ui/badge';
 
 /** Step 3: the saved keys, masked (first 8 + last 4); an Azure key with the resource it is sent to. */
 export function KeysSummary({ keys }: { keys: PublicUser['apiKeys'] }) {
+  if (keys.length === 0) {
+    // Every key is optional: none saved is a plan whose requests fail until one is added.
+    return (
+      <p className="rounded-lg border border-border bg-muted p-4 text-sm" data-testid="summary-no-keys">
+        No provider key saved. API requests fail until you add one in Settings → Provider keys, or choose a plan with Conductor's keys in
+        Billing.
+      </p>
+    );
+  }
   return (
     <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Configured provider keys">
       {keys.map((key) => (

@@ -1,6 +1,5 @@
 import { MESSAGES, PROVIDER_IDS, PROVIDER_NAMES, type ProviderId } from '@conductor/shared';
 import {
-  AT_LEAST_ONE_PROVIDER_KEY,
   AZURE_ENDPOINT_NEEDS_KEY,
   AZURE_ENDPOINT_REFUSED,
   AzureEndpoint,
@@ -69,10 +68,6 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
     const keys = Object.fromEntries(
       PROVIDER_IDS.flatMap((provider) => (values[provider]?.trim() ? [[provider, values[provider].trim()]] : [])),
     );
-    if (Object.keys(keys).length === 0) {
-      form.setError('root', { message: AT_LEAST_ONE_PROVIDER_KEY });
-      return;
-    }
     const azureEndpoint = values.azureEndpoint.trim();
     try {
       await save.mutateAsync({ ...keys, ...(azureEndpoint ? { azureEndpoint } : {}) });
