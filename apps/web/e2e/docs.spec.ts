@@ -60,6 +60,10 @@ test.describe('docs entries', () => {
     await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Rate Limiting' }).click();
     await expect(page).toHaveURL(/\/docs\/rate-limiting$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rate Limiting');
+    // A deeper unknown path stays in the docs too: the introduction.
+    await page.goto('/docs/quick-start/no-such-part');
+    await expect(page).toHaveURL(/\/docs$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introduction');
   });
 
   test('the docs are prerendered: readable and highlighted without JavaScript', async ({ browser }) => {
