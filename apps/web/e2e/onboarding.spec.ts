@@ -68,6 +68,7 @@ test.describe('onboarding wizard', () => {
     await page.getByRole('button', { name: 'Save Keys' }).click();
     await expect(page.getByText(MESSAGES.onboarding.keysSaved)).toBeVisible();
     await expect(page.getByTestId('onboarding-step')).toHaveText('Step 3 of 3');
+    await expect(page.getByRole('heading', { level: 2, name: 'Your keys are configured' })).toBeVisible();
 
     const summary = page.getByRole('list', { name: 'Configured provider keys' });
     for (const provider of ['openai', 'anthropic', 'google', 'azure', 'mistral'] as const)
@@ -88,6 +89,8 @@ test.describe('onboarding wizard', () => {
     await page.getByRole('button', { name: /Bring Your Own Keys/ }).click();
     await page.getByRole('button', { name: 'Save Keys' }).click();
     await expect(page.getByTestId('onboarding-step')).toHaveText('Step 3 of 3');
+    await expect(page.getByRole('heading', { level: 2, name: 'No provider keys yet' })).toBeFocused();
+    await expect(page.getByText('Your keys are configured')).toHaveCount(0);
     await expect(page.getByTestId('summary-no-keys')).toContainText('No provider key saved. API requests fail until you add one');
     await page.getByRole('button', { name: 'Go to Dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);

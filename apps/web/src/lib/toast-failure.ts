@@ -7,6 +7,11 @@ import { toast } from './toast';
  * session), so the user does not get the same news twice.
  */
 export function toastFailure(error: unknown, fallback: string): void {
-  if (error instanceof ApiError && error.announced) return;
+  if (wasAnnounced(error)) return;
   toast.error(error instanceof Error ? error.message : fallback);
+}
+
+/** The client already told the user about this failure (a server error, an ended session): no second toast. */
+export function wasAnnounced(error: unknown): boolean {
+  return error instanceof ApiError && error.announced;
 }

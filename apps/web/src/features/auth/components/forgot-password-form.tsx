@@ -3,7 +3,6 @@ import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '~/components/ui/button';
-import { ApiError } from '~/lib/api-client';
 import { toastFailure } from '~/lib/toast-failure';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { requestPasswordReset } from '../api/password-reset';
@@ -23,7 +22,6 @@ export function ForgotPasswordForm() {
       const { message } = await requestPasswordReset(email);
       setSent({ email, message });
     } catch (error) {
-      if (error instanceof ApiError && error.status >= 500) return;
       toastFailure(error, 'Could not send the reset link. Please try again.');
     }
   });

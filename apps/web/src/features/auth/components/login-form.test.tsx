@@ -51,4 +51,10 @@ describe('login form failures', () => {
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Could not reach Conductor. Check your connection and try again.'));
     expect(toast.error).not.toHaveBeenCalledWith(MESSAGES.login.failure);
   });
+
+  it('a server error the client already announced gets no second toast, and the password is ready again', async () => {
+    await signInFailing(new ApiError(503, 'unavailable', 'Server error. Please try again later.', undefined, true));
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
+    expect(toast.error).not.toHaveBeenCalled();
+  });
 });

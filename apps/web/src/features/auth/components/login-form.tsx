@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { ApiError } from '~/lib/api-client';
+import { wasAnnounced } from '~/lib/toast-failure';
 import { authStore } from '~/lib/auth';
 import { usePublicQuery } from '~/lib/public-query';
 import { toast } from '~/lib/toast';
@@ -48,7 +49,7 @@ export function LoginForm() {
     } catch (error) {
       // Ready for another try: the password is what most often needs retyping.
       form.setFocus('password');
-      if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
+      if (wasAnnounced(error)) return; // The client already showed the server-error toast.
       toast.error(failureMessage(error));
     }
   });

@@ -5,6 +5,7 @@ import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
+import { wasAnnounced } from '~/lib/toast-failure';
 import { authStore } from '~/lib/auth';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
@@ -32,7 +33,7 @@ export function RegisterForm() {
       // Onboarding first (spec), then the page the visitor came for (a plan chosen on the pricing page).
       navigate(withNext('/onboarding', nextPage(window.location.search)));
     } catch (error) {
-      if (error instanceof ApiError && error.status >= 500) return; // The client already showed the server-error toast.
+      if (wasAnnounced(error)) return; // The client already showed the server-error toast.
       // A field-level reason (taken e-mail, common password) shows under its field; anything else in the toast.
       const onField = showServerFieldErrors(form.setError, error, ['name', 'email', 'password']);
       // A request that got no answer says so (a time-out, or the network), not a generic failure.

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { ApiError } from '~/lib/api-client';
+import { wasAnnounced } from '~/lib/toast-failure';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { checkResetLink, resetPassword } from '../api/password-reset';
@@ -54,7 +55,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
       toast.success(message);
       navigate('/login', { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.status >= 500) return;
+      if (wasAnnounced(error)) return;
       if (showServerFieldErrors(form.setError, error, ['password'])) return;
       if (error instanceof ApiError && error.status === 400) setLinkProblem(AUTH_COPY.resetInvalid);
       else toast.error(error instanceof Error ? error.message : AUTH_COPY.resetInvalid);

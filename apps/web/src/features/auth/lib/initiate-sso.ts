@@ -2,6 +2,7 @@ import { MESSAGES, TIMEOUTS_MS } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import type { SsoProviderOption } from '@conductor/shared/schemas/sso';
 import { toast } from '~/lib/toast';
+import { wasAnnounced } from '~/lib/toast-failure';
 import { startSso } from '../api/sso';
 import { canUsePkce, randomValue, s256Challenge } from './pkce';
 import { clearSsoAttempt, saveSsoAttempt, saveSsoReturnTo } from './sso-storage';
@@ -43,10 +44,10 @@ export async function initiateSso(
     toast.info(MESSAGES.oidc.redirecting(provider.name), { duration: TIMEOUTS_MS.oidcRedirectToast });
     await new Promise((resolve) => setTimeout(resolve, REDIRECT_DELAY_MS));
     window.location.assign(authorizationUrl);
-  } catch {
+  } catch (error) {
     clearSsoAttempt();
     saveSsoReturnTo(undefined);
-    toast.error(MESSAGES.oidc.startFailure);
+    if (!wasAnnounced(error)) toast.error(MESSAGES.oidc.startFailure);
     throw new Error(MESSAGES.oidc.startFailureCause);
   }
 }

@@ -17,6 +17,7 @@ const TITLES: Record<string, string> = {
   'hosted-done': 'You are all set',
   'byo-keys': 'Add your provider keys',
   'byo-summary': 'Your keys are configured',
+  'byo-summary-empty': 'No provider keys yet',
 };
 
 /**
@@ -76,7 +77,7 @@ export function OnboardingWizard() {
           ))}
         </div>
         <h2 ref={heading} tabIndex={-1} className="mt-4 text-lg font-semibold outline-none">
-          {TITLES[view]}
+          {TITLES[view === 'byo-summary' && (user?.apiKeys.length ?? 0) === 0 ? 'byo-summary-empty' : view]}
         </h2>
       </div>
 

@@ -111,4 +111,13 @@ describe('provider keys form', () => {
     await saveMistralKey();
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(MESSAGES.onboarding.keysFailed));
   });
+
+  it('adds no toast of its own when the client already announced the failure (a server error, an ended session)', async () => {
+    mutateAsync.mockRejectedValue(new ApiError(500, 'internal', 'Server error. Please try again later.', undefined, true));
+    const onSaved = await saveMistralKey();
+    await waitFor(() => expect(mutateAsync).toHaveBeenCalledTimes(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(onSaved).not.toHaveBeenCalled();
+  });
 });

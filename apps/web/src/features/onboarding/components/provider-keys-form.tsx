@@ -15,6 +15,7 @@ import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
+import { wasAnnounced } from '~/lib/toast-failure';
 import { useSaveOnboardingKeys } from '../api/onboarding';
 
 const PLACEHOLDERS: Record<ProviderId, string> = {
@@ -81,6 +82,7 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
           form.setError(field, { message: error.fields?.[field] ?? MESSAGES.onboarding.keysFailed }, { shouldFocus: index === 0 });
         return;
       }
+      if (wasAnnounced(error)) return; // The client already said it (a server error, an ended session).
       // A 409 says why keys cannot be saved here (onboarding finished, or a paid plan) and where to go instead.
       toast.error(error instanceof ApiError && error.status === 409 ? error.message : MESSAGES.onboarding.keysFailed);
     }
