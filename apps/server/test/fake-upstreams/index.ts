@@ -24,8 +24,10 @@
  *   `error-401.json`, `overloaded.json`, …) with its status, headers and body.
  * - `{ kind: 'hang' }`: reads the request and never answers (a timeout for the client).
  * - `{ kind: 'reset', delayMs? }`: destroys the socket without answering (connection reset).
- * - `{ kind: 'break-stream', afterEvents, text? }`: starts a 200 stream, sends `afterEvents`
- *   SSE events, then destroys the socket (a JSON request gets half its body, then the reset).
+ * - `{ kind: 'break-stream', afterEvents, text?, errorEvent? }`: starts a 200 stream, sends `afterEvents`
+ *   SSE events, then destroys the socket (a JSON request gets half its body, then the reset); with
+ *   `errorEvent` (a raw SSE block, e.g. Anthropic's `event: error`), sends it in a later write and
+ *   ends the body instead, as a provider reporting a failure mid-stream does.
  * - `{ kind: 'slow-stream', intervalMs, text? }`: the stream with a pause before each event
  *   (a JSON request waits `intervalMs` once).
  *
@@ -48,7 +50,7 @@ export type FakeBehaviour =
   | { kind: 'fixture'; name: string; delayMs?: number }
   | { kind: 'hang' }
   | { kind: 'reset'; delayMs?: number }
-  | { kind: 'break-stream'; afterEvents: number; text?: string }
+  | { kind: 'break-stream'; afterEvents: number; text?: string; errorEvent?: string }
   | { kind: 'slow-stream'; intervalMs: number; text?: string };
 
 export interface RecordedRequest {
@@ -107,12 +109,21 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-async function stream(response: ServerResponse, blocks: string[], options: { intervalMs?: number; breakAfter?: number }): Promise<void> {
+async function stream(
+  response: ServerResponse,
+  blocks: string[],
+  options: { intervalMs?: number; breakAfter?: number; errorEvent?: string },
+): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   response.flushHeaders();
   for (const [index, block] of blocks.entries()) {
     if (options.breakAfter !== undefined && index >= options.breakAfter) {
-      response.socket?.destroy();
+      if (options.errorEvent === undefined) {
+        response.socket?.destroy();
+        return;
+      }
+      await sleep(20);
+      if (!response.destroyed) response.end(options.errorEvent);
       return;
     }
     if (options.intervalMs) await sleep(options.intervalMs);
@@ -148,7 +159,11 @@ async function answer(provider: ProviderId, behaviour: FakeBehaviour, isStream: 
       response.socket?.destroy();
       return;
     case 'break-stream': {
-      if (isStream) return stream(response, renderStream(provider, behaviour.text), { breakAfter: behaviour.afterEvents });
+      if (isStream)
+        return stream(response, renderStream(provider, behaviour.text), {
+          breakAfter: behaviour.afterEvents,
+          ...(behaviour.errorEvent !== undefined ? { errorEvent: behaviour.errorEvent } : {}),
+        });
       const text = JSON.stringify(renderJson(provider, behaviour.text));
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       await writeAndFlush(response, text.slice(0, Math.floor(text.length / 2)));

@@ -111,6 +111,35 @@ describe('circuit breaker per upstream', () => {
   });
 });
 
+describe('circuit breaker and streams', () => {
+  it('counts a stream that breaks after its first byte against the upstream: one that always dies mid-way is skipped', async () => {
+    const fakes = await startFakes(['openai']);
+    const gateway = await startGateway({ ...upstreamEnv(fakes), GATEWAY_BREAKER_FAILURES: '2', GATEWAY_BREAKER_COOLDOWN_MS: '60000' });
+    try {
+      const { key } = await createAccountWithKey(gateway.app, 'enterprise');
+      const client = sdk(gateway.origin, key);
+      const openai = fake(fakes, 'openai');
+      openai.setBehaviour({ kind: 'break-stream', afterEvents: 3, text: 'one two three four five six' });
+      for (let request = 0; request < 2; request += 1) {
+        const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true });
+        const broken = await (async () => {
+          for await (const _chunk of stream);
+        })().catch((error: unknown) => error);
+        expect(broken).toBeInstanceOf(OpenAI.APIError);
+      }
+      const skipped = await client.chat.completions
+        .create({ model: 'gpt-4o-mini', messages, stream: true })
+        .catch((error: unknown) => error);
+      expect((skipped as APIError).status).toBe(503);
+      expect((skipped as APIError).code).toBe('no_healthy_provider');
+      expect(openai.requests).toHaveLength(2);
+    } finally {
+      await gateway.close();
+      await closeFakes(fakes);
+    }
+  });
+});
+
 describe('circuit breaker time', () => {
   it('runs on the monotonic clock: setting the wall clock neither holds a circuit open nor closes it early', async () => {
     const fakes = await startFakes(['openai']);

@@ -243,6 +243,53 @@ describe('failover through the official SDK', () => {
     expect(fake(fakes, 'anthropic').requests).toHaveLength(0);
   });
 
+  it('fails over a stream whose provider reports an error after its opening events but before any text', async () => {
+    // Anthropic's documented mid-stream failure: message_start and content_block_start, then `event: error`.
+    fake(fakes, 'anthropic').enqueue({
+      kind: 'break-stream',
+      afterEvents: 2,
+      errorEvent: 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+    });
+    const routing = JSON.stringify({
+      strategy: 'fallback',
+      targets: [
+        { provider: 'anthropic', model: 'claude-3-5-haiku' },
+        { provider: 'openai', model: 'gpt-4o-mini' },
+      ],
+    });
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'claude-3-5-haiku', messages, stream: true }, { headers: { 'x-conductor-routing': routing } })
+      .withResponse();
+    let text = '';
+    const models = new Set<string>();
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      models.add(chunk.model);
+    }
+    expect(text.length).toBeGreaterThan(0);
+    expect([...models]).toEqual(['gpt-4o-mini']);
+    expect(response.headers.get('x-conductor-route')).toMatch(/anthropic\/claude-3-5-haiku=[a-z-]+, openai\/gpt-4o-mini=ok$/);
+  });
+
+  it('fails over a stream reset after its role-only first chunk (nothing of the answer was sent)', async () => {
+    fake(fakes, 'openai').enqueue({ kind: 'break-stream', afterEvents: 1, text: 'The first words and the rest' });
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-4o-mini', messages, stream: true },
+      { headers: { 'x-conductor-routing': FALLBACK } },
+    );
+    const models = new Set<string>();
+    for await (const chunk of stream) models.add(chunk.model);
+    expect([...models]).toEqual(['claude-3-5-haiku']);
+  });
+
+  it('does not ask the same upstream again after it timed out on an answer (it may still be generating it)', async () => {
+    fake(fakes, 'openai').enqueue({ kind: 'hang' });
+    const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch((caught: unknown) => caught);
+    expect((error as APIError).status).toBe(504);
+    expect((error as APIError).headers?.get('x-conductor-route')).toBe('single (default); openai/gpt-4o-mini=timeout');
+    expect(fake(fakes, 'openai').requests).toHaveLength(1);
+  });
+
   it('aborts the upstream request when the client goes away mid-stream', async () => {
     fake(fakes, 'openai').enqueue({ kind: 'slow-stream', intervalMs: 150, text: 'one two three four five six seven eight nine ten' });
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true });

@@ -172,7 +172,13 @@ export class ChatCall {
       metrics: this.#runtime.context.metrics.upstream,
     };
     if (body.stream) {
-      const { value: stream, target } = await runWithFailover(serving, deps, (candidate) => openStream(this.#exchange, candidate));
+      const {
+        value: stream,
+        target,
+        settle,
+      } = await runWithFailover(serving, deps, (candidate) => openStream(this.#exchange, candidate), {
+        verdictAtEnd: true,
+      });
       this.#servedBy(target);
       this.#streamed = true;
       this.#reply.hijack();
@@ -180,6 +186,7 @@ export class ChatCall {
       const outcome = await pumpStream(this.#exchange, stream, response, {
         includeUsage: body.stream_options?.include_usage === true,
         promptEstimate,
+        onEnd: settle,
         beforeEnd: (usage) => {
           this.#usage = usage;
           return this.#settleFirst();

@@ -4,7 +4,7 @@ import type { ChatCompletionChunk, Usage } from '@conductor/shared/openai/chat';
 import { sseData } from '../providers/common/chunks.ts';
 import { ProviderProtocolError } from '../providers/common/stream-error.ts';
 import type { SseEvent, StreamParser } from '../providers/types.ts';
-import { AttemptFailure, type ResolvedTarget } from '../routing/failover.ts';
+import { type AnswerEnd, AttemptFailure, type ResolvedTarget } from '../routing/failover.ts';
 import { SseLineTooLongError, SseParser } from '../transport/sse-parser.ts';
 import type { UpstreamCall } from '../transport/upstream-client.ts';
 import { SSE_DONE, sseError } from './responses.ts';
@@ -23,6 +23,11 @@ export interface OpenedStream {
   done: boolean;
   /** A chunk with a finish reason went by (some upstreams end with EOF alone). */
   finished: boolean;
+  /**
+   * Output went by: text or a finish reason. Until then (a role-only opening chunk, an Anthropic
+   * `message_start`) nothing is committed, so an error the provider sends next still fails over.
+   */
+  output: boolean;
 }
 
 /** Maps the events in one body chunk (or, with `null`, the end of the body); throws what the adapter throws. */
@@ -38,7 +43,12 @@ function feed(stream: OpenedStream, chunk: Buffer | null): void {
     if (stream.done) return;
     const step = stream.parser.push(event);
     for (const mapped of step.chunks) {
-      if (!stream.finished && mapped.choices.some((choice) => choice.finish_reason !== null)) stream.finished = true;
+      if (!stream.output || !stream.finished) {
+        for (const choice of mapped.choices) {
+          if (choice.finish_reason !== null) stream.finished = stream.output = true;
+          else if (choice.delta.content) stream.output = true;
+        }
+      }
       stream.pending.push(mapped);
     }
     if (step.usage) stream.usage = step.usage;
@@ -73,6 +83,7 @@ export async function openStream(exchange: Exchange, target: ResolvedTarget): Pr
       usage: undefined,
       done: false,
       finished: false,
+      output: false,
     };
     await new Promise<void>((resolve, reject) => {
       const settle = (error?: unknown) => {
@@ -92,7 +103,7 @@ export async function openStream(exchange: Exchange, target: ResolvedTarget): Pr
           } catch (error) {
             return settle(error);
           }
-          if (stream.pending.length > 0 || stream.done) settle();
+          if (stream.output || stream.done) settle();
         },
         end() {
           try {
@@ -100,7 +111,7 @@ export async function openStream(exchange: Exchange, target: ResolvedTarget): Pr
           } catch (error) {
             return settle(error);
           }
-          settle(stream.pending.length > 0 ? undefined : streamFailure(target, 'empty-stream', 'the stream ended before any output.'));
+          settle(stream.output || stream.done ? undefined : streamFailure(target, 'empty-stream', 'the stream ended before any output.'));
         },
         error: settle,
       });
@@ -137,6 +148,8 @@ export function pumpStream(
     promptEstimate: number;
     /** Work done with the final usage before the end marker goes out (a promise holds it back). */
     beforeEnd?: (usage: Usage) => Promise<unknown> | undefined;
+    /** How the upstream's part ended (for its breaker): complete, broken by it (reset, idle timeout, error event, cut short), or left by the client. */
+    onEnd?: (end: AnswerEnd) => void;
   },
 ): Promise<StreamOutcome> {
   const { call } = stream;
@@ -175,9 +188,17 @@ export function pumpStream(
   return new Promise<StreamOutcome>((resolve) => {
     const onDrain = () => call.resume();
     response.on('drain', onDrain);
+    let ended = false;
+    /** The upstream's verdict, given once: the first end it reaches. */
+    const upstreamEnded = (end: AnswerEnd) => {
+      if (ended) return;
+      ended = true;
+      options.onEnd?.(end);
+    };
     const finish = (outcome: StreamOutcome) => {
       over = true;
       response.off('drain', onDrain);
+      upstreamEnded(outcome.status === 499 ? 'abandoned' : 'complete');
       resolve(outcome);
     };
     /** The last chunks, the usage chunk if owed, and `[DONE]` in one write. */
@@ -189,6 +210,7 @@ export function pumpStream(
       }
       // What follows the end marker is read and dropped, so the keep-alive connection is reused.
       call.resume();
+      upstreamEnded('complete');
       const end = () => {
         response.end(text + SSE_DONE);
         finish({ status: 200, errorType: null, usage });
@@ -207,6 +229,7 @@ export function pumpStream(
       call.abort();
       if (exchange.cancel.aborted || response.destroyed) return finish({ status: 499, errorType: 'client_closed', usage: usageSoFar() });
       const failure = failureFrom(error, stream.target, exchange.cancel);
+      if (failure instanceof AttemptFailure && failure.unhealthy) upstreamEnded('broken');
       const reason = failure instanceof AttemptFailure ? ` (${failure.upstream.message})` : '';
       response.end(
         sseError(

@@ -154,6 +154,68 @@ describe('failover with duplicate targets', () => {
   });
 });
 
+describe('retries of the last failed target', () => {
+  const quick = (breakers: BreakerRegistry, clock: { t: number }) => ({
+    ...deps(breakers, clock),
+    retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+  });
+  const paymentRequired: UpstreamError = { status: 402, type: 'insufficient_quota', message: 'no credit', disposition: 'fallback' };
+
+  it('retries the target that failed when the one after it is skipped with an open circuit', async () => {
+    const breakers = new BreakerRegistry({ failureThreshold: 2, cooldownMs: 60_000 });
+    const clock = { t: 0 };
+    const [first, second] = [target('gpt-4o'), target('claude-3-5-haiku')];
+    const open = breakers.get(second.breakerKey);
+    for (let failure = 0; failure < 2; failure += 1) open.onFailure(0, ticket(open, 0));
+    const options = quick(breakers, clock);
+    const calls: string[] = [];
+    const result = await runWithFailover([first, second], options, async (candidate) => {
+      calls.push(candidate.model.id);
+      if (calls.length === 1) throw new AttemptFailure(serverError, '502', true);
+      return 'ok';
+    });
+    expect(result.value).toBe('ok');
+    expect(calls).toEqual(['gpt-4o', 'gpt-4o']);
+    expect(options.route.attempts).toEqual(['openai/gpt-4o=502', 'anthropic/claude-3-5-haiku=circuit-open', 'openai/gpt-4o=ok']);
+  });
+
+  it('does not go back to an earlier target when the last attempt failed over (402)', async () => {
+    const breakers = new BreakerRegistry({ failureThreshold: 5, cooldownMs: 60_000 });
+    const calls: string[] = [];
+    const failing = runWithFailover([target('gpt-4o'), target('claude-3-5-haiku')], quick(breakers, { t: 0 }), async (candidate) => {
+      calls.push(candidate.model.id);
+      throw new AttemptFailure(candidate.model.provider === 'openai' ? serverError : paymentRequired, 'failed', true);
+    });
+    await expect(failing).rejects.toMatchObject({ status: 402 });
+    expect(calls).toEqual(['gpt-4o', 'claude-3-5-haiku']);
+  });
+
+  it('with the verdict at the end, a stream broken mid-way counts as a failure and its start as no success', async () => {
+    const breakers = new BreakerRegistry({ failureThreshold: 2, cooldownMs: 60_000 });
+    const only = target('gpt-4o');
+    const breaker = breakers.get(only.breakerKey);
+    for (let stream = 0; stream < 2; stream += 1) {
+      const result = await runWithFailover([only], deps(breakers, { t: 5 }), async () => 'stream', { verdictAtEnd: true });
+      expect(breaker.state(5)).toBe('closed');
+      result.settle('broken');
+    }
+    expect(breaker.state(5)).toBe('open');
+  });
+
+  it('with the verdict at the end, a half-open probe decides when its stream ends; a client leaving gives the probe back', async () => {
+    const breakers = new BreakerRegistry({ failureThreshold: 1, cooldownMs: 100 });
+    const only = target('gpt-4o');
+    const breaker = breakers.get(only.breakerKey);
+    breaker.onFailure(0, ticket(breaker, 0));
+    const left = await runWithFailover([only], deps(breakers, { t: 100 }), async () => 'stream', { verdictAtEnd: true });
+    expect(breaker.tryAcquire(100)).toBeUndefined(); // the probe's stream is still running
+    left.settle('abandoned');
+    const probe = await runWithFailover([only], deps(breakers, { t: 100 }), async () => 'stream', { verdictAtEnd: true });
+    probe.settle('complete');
+    expect(breaker.state(100)).toBe('closed');
+  });
+});
+
 describe('retry delay sanity (property)', () => {
   it('is a finite, non-negative number within max(maxDelayMs, Retry-After) <= 5 s', () => {
     fc.assert(

@@ -101,66 +101,106 @@ export function toGatewayError(upstream: UpstreamError): GatewayError {
   );
 }
 
+/** How an answer accepted before its end (a stream) ended, for its upstream's breaker. */
+export type AnswerEnd = 'complete' | 'broken' | 'abandoned';
+
+/** What a successful attempt leaves the caller: the value, its target, and (`verdictAtEnd`) how to report its end. */
+export interface FailoverResult<T> {
+  value: T;
+  target: ResolvedTarget;
+  /**
+   * With `verdictAtEnd`, the breaker hears of the attempt only now: a stream that completed is a
+   * success, one the upstream broke mid-way a failure (so an upstream that always dies mid-stream
+   * opens its circuit; a success at its start would have reset the count), one the client left
+   * neither. Without it, nothing (the verdict was given when the attempt resolved).
+   */
+  settle(end: AnswerEnd): void;
+}
+
+const settled = (): void => undefined;
+
 /**
  * Walks the ordered targets. A target whose circuit is open is skipped; a `terminal` error
  * stops at once (the request itself is wrong); `fallback` moves to the next target; a
- * `retryable` error moves on too, and on the last target is retried with backoff and jitter,
- * never sooner than its Retry-After. The attempt function must only resolve once nothing can
- * fail over any more (for streams: when the first chunk is ready, before a byte is sent).
+ * `retryable` error moves on too, and when it was the last attempt made (the targets after it
+ * failed over or were skipped with open circuits) that target is retried with backoff and
+ * jitter, never sooner than its Retry-After. The attempt function must only resolve once nothing
+ * can fail over any more (for streams: when the first output is ready, before a byte is sent).
  */
 export async function runWithFailover<T>(
   targets: readonly ResolvedTarget[],
   deps: FailoverDependencies,
   attempt: (target: ResolvedTarget) => Promise<T>,
-): Promise<{ value: T; target: ResolvedTarget }> {
+  options: { verdictAtEnd?: boolean } = {},
+): Promise<FailoverResult<T>> {
   let lastError: UpstreamError | undefined;
   let soonestProbeMs = Number.POSITIVE_INFINITY;
-  for (let index = 0; index < targets.length; index += 1) {
-    const target = targets[index] as ResolvedTarget;
+  /** The target of the last failed attempt, while a retry of it may help (its failure was `retryable`). */
+  let retryTarget: ResolvedTarget | undefined;
+
+  /** One attempt at a target: its result, or undefined when it failed over or its circuit is open. */
+  const tryTarget = async (target: ResolvedTarget): Promise<FailoverResult<T> | undefined> => {
+    if (deps.cancel.aborted) throw new ClientClosedError();
     const breaker = deps.breakers.get(target.breakerKey);
-    const tries = index === targets.length - 1 ? 1 + deps.retry.maxRetries : 1;
-    for (let tryIndex = 0; tryIndex < tries; tryIndex += 1) {
-      if (deps.cancel.aborted) throw new ClientClosedError();
-      const ticket = breaker.tryAcquire(deps.now());
-      if (!ticket) {
-        deps.route.add(target, 'circuit-open');
-        soonestProbeMs = Math.min(soonestProbeMs, breaker.retryInMs(deps.now()));
-        break;
-      }
-      const started = performance.now();
-      try {
-        const value = await attempt(target);
-        breaker.onSuccess(ticket);
-        deps.route.add(target, 'ok');
-        deps.metrics?.attempt(target.model.provider, 'ok', (performance.now() - started) / 1000);
-        return { value, target };
-      } catch (error) {
-        if (deps.cancel.aborted || error instanceof ClientClosedError) {
-          breaker.release(ticket);
-          throw new ClientClosedError();
-        }
-        if (!(error instanceof AttemptFailure)) {
-          breaker.release(ticket);
-          throw error;
-        }
-        if (error.unhealthy) breaker.onFailure(deps.now(), ticket);
-        else breaker.onSuccess(ticket);
-        deps.route.add(target, error.label);
-        deps.metrics?.attempt(target.model.provider, error.label, (performance.now() - started) / 1000);
-        deps.metrics?.error(target.model.provider, error.upstream.type);
-        lastError = error.upstream;
-        if (error.upstream.disposition === 'terminal') throw toGatewayError(error.upstream);
-        if (error.upstream.disposition === 'fallback' || tryIndex + 1 >= tries) break;
-        const delay = retryDelayMs(deps.retry, tryIndex, error.upstream.retryAfterMs);
-        if (delay === undefined) break;
-        deps.onWait(delay);
-        try {
-          await sleep(delay, deps.cancel);
-        } catch {
-          throw new ClientClosedError();
-        }
-      }
+    const ticket = breaker.tryAcquire(deps.now());
+    if (!ticket) {
+      deps.route.add(target, 'circuit-open');
+      soonestProbeMs = Math.min(soonestProbeMs, breaker.retryInMs(deps.now()));
+      return undefined;
     }
+    const started = performance.now();
+    try {
+      const value = await attempt(target);
+      deps.route.add(target, 'ok');
+      deps.metrics?.attempt(target.model.provider, 'ok', (performance.now() - started) / 1000);
+      if (!options.verdictAtEnd) {
+        breaker.onSuccess(ticket);
+        return { value, target, settle: settled };
+      }
+      const settle = (end: AnswerEnd) => {
+        if (end === 'complete') breaker.onSuccess(ticket);
+        else if (end === 'broken') breaker.onFailure(deps.now(), ticket);
+        else breaker.release(ticket);
+      };
+      return { value, target, settle };
+    } catch (error) {
+      if (deps.cancel.aborted || error instanceof ClientClosedError) {
+        breaker.release(ticket);
+        throw new ClientClosedError();
+      }
+      if (!(error instanceof AttemptFailure)) {
+        breaker.release(ticket);
+        throw error;
+      }
+      if (error.unhealthy) breaker.onFailure(deps.now(), ticket);
+      else breaker.onSuccess(ticket);
+      deps.route.add(target, error.label);
+      deps.metrics?.attempt(target.model.provider, error.label, (performance.now() - started) / 1000);
+      deps.metrics?.error(target.model.provider, error.upstream.type);
+      lastError = error.upstream;
+      if (error.upstream.disposition === 'terminal') throw toGatewayError(error.upstream);
+      retryTarget = error.upstream.disposition === 'retryable' ? target : undefined;
+      return undefined;
+    }
+  };
+
+  for (const target of targets) {
+    const result = await tryTarget(target);
+    if (result) return result;
+  }
+  for (let retry = 0; retryTarget && lastError && retry < deps.retry.maxRetries; retry += 1) {
+    const delay = retryDelayMs(deps.retry, retry, lastError.retryAfterMs);
+    if (delay === undefined) break;
+    deps.onWait(delay);
+    try {
+      await sleep(delay, deps.cancel);
+    } catch {
+      throw new ClientClosedError();
+    }
+    const target = retryTarget;
+    retryTarget = undefined;
+    const result = await tryTarget(target);
+    if (result) return result;
   }
   if (lastError) throw toGatewayError(lastError);
   throw errors.noHealthyTarget(Math.max(1, Math.ceil((Number.isFinite(soonestProbeMs) ? soonestProbeMs : 1_000) / 1000)));

@@ -215,7 +215,14 @@ export function parseJsonOrText(text: string): unknown {
   }
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+/** Timed out before the request reached the provider: trying the same upstream again costs nothing twice. */
+const CONNECT_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/**
+ * Timed out after the request was sent (no headers yet, or the body went quiet): the provider may
+ * still be generating, and billing, that answer, so the same upstream is not asked again; the next
+ * target is (`fallback`).
+ */
+const ANSWER_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** The failure kind of a transport error, for the route log and the breaker. */
 export type NetworkFailure = 'timeout' | 'network-error';
@@ -223,12 +230,13 @@ export type NetworkFailure = 'timeout' | 'network-error';
 /** Classifies a thrown transport error (timeouts, resets, refused connections) as an upstream error. */
 export function networkError(error: unknown, providerName: string): UpstreamError & { failure: NetworkFailure } {
   const code = (error as { code?: string } | null)?.code ?? '';
-  if (TIMEOUT_CODES.has(code)) {
+  const connecting = CONNECT_TIMEOUT_CODES.has(code);
+  if (connecting || ANSWER_TIMEOUT_CODES.has(code)) {
     return {
       status: 504,
       type: 'timeout_error',
       message: `${providerName} did not answer in time.`,
-      disposition: 'retryable',
+      disposition: connecting ? 'retryable' : 'fallback',
       failure: 'timeout',
     };
   }

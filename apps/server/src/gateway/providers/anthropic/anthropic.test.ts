@@ -81,6 +81,33 @@ describe('anthropic adapter: request', () => {
   });
 });
 
+describe('anthropic adapter: request with instructions only', () => {
+  it('sends the instructions as the one user turn (Anthropic refuses an empty messages list)', () => {
+    const request = anthropicAdapter.buildRequest(
+      chatRequest({
+        messages: [
+          { role: 'system', content: 'Write a haiku about rain.' },
+          { role: 'developer', content: [{ type: 'text', text: 'Use lowercase.' }] },
+          { role: 'user', content: '' },
+        ],
+      }),
+      modelInfo('claude-3-5-sonnet'),
+      credentials,
+    );
+    const body = JSON.parse(request.body);
+    expect(body).not.toHaveProperty('system');
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Write a haiku about rain.' },
+          { type: 'text', text: 'Use lowercase.' },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('anthropic adapter: response', () => {
   it('maps the documented message to a chat completion', () => {
     expect(anthropicAdapter.parseResponse(fixtureJson('anthropic', 'text-response.json'), 'claude-3-5-sonnet', testContext)).toEqual({
@@ -102,6 +129,24 @@ describe('anthropic adapter: response', () => {
     const completion = anthropicAdapter.parseResponse(body, 'claude-3-5-sonnet', testContext);
     expect(completion.choices[0]?.finish_reason).toBe('length');
     expect(completion.usage).toEqual({ prompt_tokens: 1110, completion_tokens: 5, total_tokens: 1115 });
+  });
+});
+
+describe('anthropic adapter: stop reasons', () => {
+  const body = fixtureJson('anthropic', 'text-response.json') as object;
+  const finishOf = (stop_reason: string) =>
+    anthropicAdapter.parseResponse({ ...body, stop_reason }, 'claude-3-5-sonnet', testContext).choices[0]?.finish_reason;
+
+  it.each([
+    ['end_turn', 'stop'],
+    ['stop_sequence', 'stop'],
+    ['pause_turn', 'stop'],
+    ['max_tokens', 'length'],
+    ['model_context_window_exceeded', 'length'],
+    ['refusal', 'content_filter'],
+    ['a_future_reason', 'stop'],
+  ])('%s → %s', (reason, expected) => {
+    expect(finishOf(reason)).toBe(expected);
   });
 });
 
@@ -188,6 +233,23 @@ describe('anthropic adapter: errors', () => {
       error: { type: 'invalid_request_error', message: 'max_tokens: 10000 > 4096, which is the maximum allowed number of output tokens' },
     };
     expect(anthropicAdapter.mapError(400, body, {})).not.toHaveProperty('code');
+  });
+
+  it('a credit balance too low is the account’s billing, answered as a 402 is: insufficient quota, next target', () => {
+    expect(mapError('error-credit-balance.json')).toEqual({
+      status: 429,
+      type: 'insufficient_quota',
+      disposition: 'fallback',
+      message:
+        'Anthropic: Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+    });
+    expect(anthropicAdapter.mapError(402, { type: 'error', error: { type: 'billing_error', message: 'Billing issue' } }, {})).toMatchObject(
+      {
+        status: 429,
+        type: 'insufficient_quota',
+        disposition: 'fallback',
+      },
+    );
   });
 
   it('404 falls back', () => {

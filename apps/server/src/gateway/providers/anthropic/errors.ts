@@ -31,6 +31,15 @@ function retryAfterFromResets(headers: Headers, now: (() => number) | undefined)
 const CONTEXT_OVERFLOW = /^(prompt is too long:|input length and `?max_tokens`? exceed context limit)/i;
 
 /**
+ * An account out of credit is refused with a 400 `invalid_request_error` that says so only in
+ * words: `Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing
+ * to upgrade or purchase credits.` (or `Usage blocked due to insufficient credits. …`). That is
+ * the operator's billing, not the caller's request: it is answered as a 402 is (insufficient
+ * quota, the next target tried). https://docs.anthropic.com/en/api/errors
+ */
+const OUT_OF_CREDIT = /^(your credit balance is too low|usage (is )?blocked due to (insufficient|lack of) credits)/i;
+
+/**
  * https://docs.anthropic.com/en/api/errors#http-errors — 529 `overloaded_error` is Anthropic's
  * own "temporarily overloaded" status: retryable like a 503.
  */
@@ -40,8 +49,9 @@ export function mapAnthropicError(status: number, rawBody: unknown, headers: Hea
   const message = parsed.success ? parsed.data.error.message : textExcerpt(body);
   const code = parsed.success ? parsed.data.error.type : undefined;
   const overflow = code === 'invalid_request_error' && message !== undefined && CONTEXT_OVERFLOW.test(message);
+  const outOfCredit = status === 400 && code === 'invalid_request_error' && message !== undefined && OUT_OF_CREDIT.test(message);
   const retryAfterMs = retryAfterFromHeaders(headers, now) ?? (status === 429 ? retryAfterFromResets(headers, now) : undefined);
-  return classifyUpstreamError(status, {
+  return classifyUpstreamError(outOfCredit ? 402 : status, {
     providerName: 'Anthropic',
     message,
     code,
@@ -50,11 +60,12 @@ export function mapAnthropicError(status: number, rawBody: unknown, headers: Hea
   });
 }
 
-/** The HTTP status an in-stream error type stands for. https://docs.anthropic.com/en/api/errors#http-errors */
+/** The HTTP status an in-stream error type stands for. https://docs.anthropic.com/en/api/errors#http-errors (402 `billing_error`). */
 export function statusOfAnthropicErrorType(type: string): number {
   const statuses: Record<string, number> = {
     invalid_request_error: 400,
     authentication_error: 401,
+    billing_error: 402,
     permission_error: 403,
     not_found_error: 404,
     request_too_large: 413,

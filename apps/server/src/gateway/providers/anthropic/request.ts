@@ -22,6 +22,8 @@ type Turn = { role: 'user' | 'assistant'; content: TextBlock[] };
  * System and developer messages become the top-level `system` blocks; the rest become user and
  * assistant turns of text blocks, consecutive same-role turns merged and empty ones dropped (the
  * API refuses empty text blocks). `tool` messages become user text: this API carries no tool ids.
+ * Instructions alone (valid for OpenAI) would leave `messages` empty, which Anthropic refuses: they
+ * are then sent as the one user turn.
  * https://docs.anthropic.com/en/api/messages#body-messages
  */
 export function mapAnthropicMessages(messages: ChatCompletionRequest['messages']): { system: TextBlock[]; turns: Turn[] } {
@@ -39,6 +41,7 @@ export function mapAnthropicMessages(messages: ChatCompletionRequest['messages']
     if (last?.role === role) last.content.push(...blocks);
     else turns.push({ role, content: blocks });
   }
+  if (turns.length === 0 && system.length > 0) return { system: [], turns: [{ role: 'user', content: system }] };
   return { system, turns };
 }
 

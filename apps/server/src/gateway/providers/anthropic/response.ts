@@ -4,20 +4,25 @@ import { ProviderProtocolError } from '../common/stream-error.ts';
 import type { AdapterContext } from '../types.ts';
 import { AnthropicMessage, type AnthropicUsage } from './schemas.ts';
 
-/** https://docs.anthropic.com/en/api/messages#response-stop-reason */
+/**
+ * https://docs.anthropic.com/en/api/messages#response-stop-reason — `model_context_window_exceeded`
+ * (the answer ran into the context window rather than `max_tokens`) is cut off all the same:
+ * `length`. `pause_turn` ends this tool-free turn as `stop`.
+ */
 export function mapAnthropicStopReason(reason: string | null | undefined): FinishReason | null {
   switch (reason) {
     case null:
     case undefined:
       return null;
     case 'max_tokens':
+    case 'model_context_window_exceeded':
       return 'length';
     case 'tool_use':
       return 'tool_calls';
     case 'refusal':
       return 'content_filter';
     default:
-      // end_turn, stop_sequence, pause_turn
+      // end_turn, stop_sequence, pause_turn and reasons added later
       return 'stop';
   }
 }

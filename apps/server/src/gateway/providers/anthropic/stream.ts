@@ -8,12 +8,16 @@ import { AnthropicStreamEvent } from './schemas.ts';
 /**
  * https://docs.anthropic.com/en/api/messages-streaming — `message_start` (id, input tokens) →
  * content blocks of `text_delta`s → `message_delta` (stop reason, cumulative output tokens) →
- * `message_stop`; `ping`s anywhere; `error` events mid-stream.
+ * `message_stop`; `ping`s anywhere; `error` events mid-stream. Usage goes out with the
+ * `message_delta` that finishes the message, so a connection lost before `message_stop` still
+ * meters the real counts; `message_stop` repeats the same totals (the gateway keeps the last
+ * usage reported, it does not add them up) and sends the usage chunk only if none went out.
  */
 export function createAnthropicStreamParser(publicModel: string, context: AdapterContext): StreamParser {
   const sequence = new ChunkSequence(publicModel, () => completionId(context), unixSeconds(context));
   let promptTokens = 0;
   let completionTokens = 0;
+  let usageChunkSent = false;
 
   return {
     push(event: SseEvent): StreamStep {
@@ -49,12 +53,24 @@ export function createAnthropicStreamParser(publicModel: string, context: Adapte
             if (data.usage.input_tokens !== undefined && data.usage.input_tokens !== null) promptTokens = promptTokensOf(data.usage);
             completionTokens = data.usage.output_tokens ?? completionTokens;
           }
+          const usage = usageOf(promptTokens, completionTokens);
           const finish = mapAnthropicStopReason(data.delta.stop_reason);
-          return { chunks: finish ? sequence.finish(finish) : [], done: false };
+          if (!finish) return { chunks: [], usage, done: false };
+          const chunks = sequence.finish(finish);
+          if (!usageChunkSent) {
+            chunks.push(sequence.usage(usage));
+            usageChunkSent = true;
+          }
+          return { chunks, usage, done: false };
         }
         case 'message_stop': {
           const usage = usageOf(promptTokens, completionTokens);
-          return { chunks: [...sequence.finish('stop'), sequence.usage(usage)], usage, done: true };
+          const chunks = sequence.finish('stop');
+          if (!usageChunkSent) {
+            chunks.push(sequence.usage(usage));
+            usageChunkSent = true;
+          }
+          return { chunks, usage, done: true };
         }
         case 'error':
           throw new ProviderStreamError(

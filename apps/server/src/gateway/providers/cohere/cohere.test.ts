@@ -54,6 +54,38 @@ describe('cohere adapter: request', () => {
   });
 });
 
+describe('cohere adapter: request with instructions only', () => {
+  it('sends the instructions as the one user message (Cohere needs a user message)', () => {
+    const request = cohereAdapter.buildRequest(
+      chatRequest({
+        messages: [
+          { role: 'system', content: 'Write a haiku about rain.' },
+          { role: 'developer', content: [{ type: 'text', text: 'Use lowercase.' }] },
+        ],
+      }),
+      modelInfo('command-r'),
+      credentials,
+    );
+    expect(JSON.parse(request.body).messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Write a haiku about rain.' },
+          { type: 'text', text: 'Use lowercase.' },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps instructions as system messages once there is a turn', () => {
+    const request = cohereAdapter.buildRequest(chatRequest(), modelInfo('command-r'), credentials);
+    expect(JSON.parse(request.body).messages).toEqual([
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hello!' },
+    ]);
+  });
+});
+
 describe('cohere adapter: response', () => {
   it('maps the documented response with billed units as usage', () => {
     expect(cohereAdapter.parseResponse(fixtureJson('cohere', 'text-response.json'), 'command-r', testContext)).toEqual({

@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@conductor/shared';
 import type { ChatCompletionRequest, ChatMessage } from '@conductor/shared/openai/chat';
-import { compact, isInstruction, maxTokensOf, stopList } from '../common/messages.ts';
+import { compact, isInstruction, maxTokensOf, stopList, textParts } from '../common/messages.ts';
 import { jsonSchemaOf, structuredFormatOf } from '../common/response-format.ts';
 import type { ProviderCredentials, UpstreamRequest } from '../types.ts';
 
@@ -24,11 +24,22 @@ function responseFormat(request: ChatCompletionRequest): Record<string, unknown>
   return schema && Object.keys(schema).length > 0 ? { type: 'json_object', json_schema: schema } : { type: 'json_object' };
 }
 
+/**
+ * The messages in order; instructions alone (valid for OpenAI) are sent as the one user message,
+ * since Cohere answers only a conversation with a user message in it.
+ * https://docs.cohere.com/reference/chat#request.body.messages
+ */
+function mapMessages(messages: ChatMessage[]): ReturnType<typeof mapMessage>[] {
+  if (!messages.every(isInstruction)) return messages.map(mapMessage);
+  const content = messages.flatMap((message) => textParts(message.content)).map((text) => ({ type: 'text' as const, text }));
+  return [{ role: 'user', content }];
+}
+
 /** `POST {base}/v2/chat` with `Authorization: Bearer`. https://docs.cohere.com/reference/chat */
 export function buildCohereRequest(request: ChatCompletionRequest, model: ModelInfo, credentials: ProviderCredentials): UpstreamRequest {
   const body = compact({
     model: model.upstreamModel,
-    messages: request.messages.map(mapMessage),
+    messages: mapMessages(request.messages),
     temperature: request.temperature,
     p: request.top_p,
     max_tokens: maxTokensOf(request),

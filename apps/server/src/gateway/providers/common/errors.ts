@@ -73,7 +73,9 @@ const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached',
  * 401/403 are our key's fault (terminal, and the upstream text is never echoed because it may
  * quote the key); 400/413/422 are the request's fault (terminal); 404 is an unknown model or
  * deployment (another target may serve it: fallback); 408/409/429/499/5xx are transient (retryable),
- * except quota or billing exhaustion (402, or a 429 with a quota code: fallback).
+ * except quota or billing exhaustion (402, or a 429 with a quota code: fallback). Adapters pass 402
+ * for a provider that reports an account out of credit under another status (Anthropic's and
+ * Gemini's 400s), so every provider's billing refusal reads the same.
  * Only the request's own faults (400/413/422…) carry the upstream's code and param to the client
  * (`requestFault`); every other status keeps the gateway's code, so key refusals, limits and
  * failover read the same whatever the provider said.

@@ -60,6 +60,25 @@ describe('google adapter: request', () => {
   });
 });
 
+describe('google adapter: request with instructions only', () => {
+  it('sends the instructions as the one user turn (Gemini refuses empty contents)', () => {
+    const request = googleAdapter.buildRequest(
+      chatRequest({
+        messages: [
+          { role: 'system', content: 'Write a haiku about rain.' },
+          { role: 'developer', content: 'Use lowercase.' },
+          { role: 'assistant', content: null },
+        ],
+      }),
+      modelInfo('gemini-1.5-flash'),
+      credentials,
+    );
+    const body = JSON.parse(request.body);
+    expect(body).not.toHaveProperty('systemInstruction');
+    expect(body.contents).toEqual([{ role: 'user', parts: [{ text: 'Write a haiku about rain.' }, { text: 'Use lowercase.' }] }]);
+  });
+});
+
 describe('google adapter: response', () => {
   it('maps the documented GenerateContentResponse', () => {
     expect(googleAdapter.parseResponse(fixtureJson('google', 'text-response.json'), 'gemini-1.5-flash', testContext)).toEqual({
@@ -97,6 +116,34 @@ describe('google adapter: response', () => {
       'content_filter',
     );
   });
+});
+
+describe('google adapter: finish reasons', () => {
+  const body = fixtureJson('google', 'text-response.json') as { candidates: object[] };
+  const finishOf = (finishReason: string) =>
+    googleAdapter.parseResponse({ ...body, candidates: [{ ...body.candidates[0], finishReason }] }, 'gemini-1.5-flash', testContext)
+      .choices[0]?.finish_reason;
+
+  it.each([
+    'SAFETY',
+    'RECITATION',
+    'BLOCKLIST',
+    'PROHIBITED_CONTENT',
+    'SPII',
+    'IMAGE_SAFETY',
+    'IMAGE_PROHIBITED_CONTENT',
+    'IMAGE_RECITATION',
+  ])('%s withheld content: content_filter', (reason) => {
+    expect(finishOf(reason)).toBe('content_filter');
+  });
+
+  // This API declares no tools, so a tool-call ending has no tool_calls to go with it.
+  it.each(['STOP', 'LANGUAGE', 'OTHER', 'MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS', 'A_FUTURE_REASON'])(
+    '%s: stop',
+    (reason) => {
+      expect(finishOf(reason)).toBe('stop');
+    },
+  );
 });
 
 describe('google adapter: stream', () => {
@@ -146,6 +193,17 @@ describe('google adapter: errors', () => {
       code: 'context_length_exceeded',
       param: 'messages',
     });
+  });
+
+  it('400 FAILED_PRECONDITION (no free tier here and no billing) is the account’s billing: insufficient quota, next target', () => {
+    expect(mapError('error-billing.json')).toEqual({
+      status: 429,
+      type: 'insufficient_quota',
+      disposition: 'fallback',
+      message: 'Google: Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.',
+    });
+    expect(mapError('error-location.json')).toMatchObject({ status: 429, type: 'insufficient_quota', disposition: 'fallback' });
+    expect(mapError('error-location.json')).not.toHaveProperty('code');
   });
 
   it('404 falls back', () => {

@@ -11,6 +11,8 @@ type Content = { role: 'user' | 'model'; parts: Part[] };
 /**
  * System and developer messages become `systemInstruction`; assistant turns take the role
  * `model`, everything else `user`; consecutive same-role turns are merged and empty ones dropped.
+ * Instructions alone (valid for OpenAI) would leave `contents` empty, which Gemini refuses: they
+ * are then sent as the one user turn.
  * https://ai.google.dev/api/generate-content#request-body
  * https://ai.google.dev/gemini-api/docs/text-generation#system-instructions
  */
@@ -29,6 +31,7 @@ export function mapGeminiContents(messages: ChatCompletionRequest['messages']): 
     if (last?.role === role) last.parts.push(...parts);
     else contents.push({ role, parts });
   }
+  if (contents.length === 0 && system.length > 0) return { system: [], contents: [{ role: 'user', parts: system }] };
   return { system, contents };
 }
 

@@ -4,7 +4,13 @@ import { ProviderProtocolError } from '../common/stream-error.ts';
 import type { AdapterContext } from '../types.ts';
 import { GeminiResponse, type GeminiUsage } from './schemas.ts';
 
-/** https://ai.google.dev/api/generate-content#FinishReason */
+/**
+ * https://ai.google.dev/api/generate-content#FinishReason — the reasons that withhold content
+ * (safety, recitation, blocklists, PII, prohibited or unsafe images) are `content_filter`. This
+ * API declares no tools, so the tool-call endings (`MALFORMED_FUNCTION_CALL`,
+ * `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS`) come with no `tool_calls` and end the answer as
+ * `stop`, like `STOP`, `LANGUAGE`, `OTHER` and reasons added later.
+ */
 export function mapGeminiFinishReason(reason: string | undefined): FinishReason | null {
   switch (reason) {
     case undefined:
@@ -18,12 +24,10 @@ export function mapGeminiFinishReason(reason: string | undefined): FinishReason 
     case 'PROHIBITED_CONTENT':
     case 'SPII':
     case 'IMAGE_SAFETY':
+    case 'IMAGE_PROHIBITED_CONTENT':
+    case 'IMAGE_RECITATION':
       return 'content_filter';
-    case 'MALFORMED_FUNCTION_CALL':
-    case 'UNEXPECTED_TOOL_CALL':
-      return 'tool_calls';
     default:
-      // STOP, LANGUAGE, OTHER
       return 'stop';
   }
 }

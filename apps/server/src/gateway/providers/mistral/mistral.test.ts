@@ -1,7 +1,8 @@
 import { ChatCompletionChunk } from '@conductor/shared/openai/chat';
 import { describe, expect, it } from 'vitest';
-import { chatRequest, modelInfo, runStream, testContext } from '../../../../test/fake-upstreams/adapter-testing.ts';
+import { chatRequest, modelInfo, runStream, streamUntilError, testContext } from '../../../../test/fake-upstreams/adapter-testing.ts';
 import { errorFixture, fixtureJson, fixtureText, parseSseTranscript } from '../../../../test/fake-upstreams/fixtures.ts';
+import { ProviderStreamError } from '../common/stream-error.ts';
 import { mistralAdapter } from './mistral.ts';
 
 const credentials = { apiKey: 'mistral0123456789abcdef0123456789', baseUrl: 'https://api.mistral.ai/v1' };
@@ -68,6 +69,15 @@ describe('mistral adapter: response', () => {
     );
     expect(completion.choices[0]?.finish_reason).toBe('length');
   });
+
+  it('finish_reason error is a retryable upstream failure, not a complete answer', () => {
+    const body = fixtureJson('mistral', 'text-response.json') as { choices: object[] };
+    const failed = { ...body, choices: [{ ...body.choices[0], finish_reason: 'error' }] };
+    expect(() => mistralAdapter.parseResponse(failed, 'mistral-small-latest', testContext)).toThrow(ProviderStreamError);
+    expect(() => mistralAdapter.parseResponse(failed, 'mistral-small-latest', testContext)).toThrow(
+      expect.objectContaining({ status: 502, type: 'upstream_error', disposition: 'retryable', message: 'Mistral: the generation failed' }),
+    );
+  });
 });
 
 describe('mistral adapter: stream', () => {
@@ -88,6 +98,33 @@ describe('mistral adapter: stream', () => {
       { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
       { ...base, choices: [], usage: { prompt_tokens: 16, completion_tokens: 3, total_tokens: 19 } },
     ]);
+  });
+});
+
+describe('mistral adapter: stream with finish_reason error', () => {
+  const events = () => parseSseTranscript(fixtureText('mistral', 'stream-finish-error.sse.txt'));
+
+  it('raises a retryable upstream failure instead of a stop chunk', () => {
+    const { chunks, error } = streamUntilError(mistralAdapter, events(), 'mistral-small-latest');
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content)).toEqual(['', 'Bon']);
+    expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason)).toBe(false);
+    expect(error).toBeInstanceOf(ProviderStreamError);
+    expect(error).toMatchObject({
+      status: 502,
+      type: 'upstream_error',
+      disposition: 'retryable',
+      message: 'Mistral: the generation failed',
+    });
+  });
+
+  it('still raises once the model’s stream shapes are learnt (the recurring-event fast path)', () => {
+    runStream(mistralAdapter, parseSseTranscript(fixtureText('mistral', 'stream.sse.txt')), 'mistral-small-latest');
+    for (let round = 0; round < 3; round += 1) {
+      expect(streamUntilError(mistralAdapter, events(), 'mistral-small-latest').error).toMatchObject({
+        status: 502,
+        disposition: 'retryable',
+      });
+    }
   });
 });
 

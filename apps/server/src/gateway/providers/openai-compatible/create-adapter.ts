@@ -5,7 +5,7 @@ import { classifyUpstreamError, normalizeErrorBody, type RequestFault, textExcer
 import { retryAfterFromHeaders, retryAfterFromResetHeaders } from '../common/retry-after.ts';
 import { ProviderProtocolError, ProviderStreamError } from '../common/stream-error.ts';
 import type { AdapterContext, ProviderAdapter, ProviderCredentials, SseEvent, StreamParser, StreamStep, UpstreamError } from '../types.ts';
-import { mapOpenAiFinishReason } from './finish-reason.ts';
+import { generationFailureOf, mapOpenAiFinishReason } from './finish-reason.ts';
 import {
   COUNT_KEYS,
   type CountKey,
@@ -98,6 +98,8 @@ function parsedCompletion(name: string, body: unknown): UpstreamCompletion {
 export function parseOpenAiCompletion(name: string, body: unknown, publicModel: string, context: AdapterContext): ChatCompletion {
   const completion = plainCompletion(body) ?? parsedCompletion(name, body);
   const choice = completion.choices[0]!;
+  const failure = generationFailureOf(name, choice.finish_reason);
+  if (failure) throw failure;
   const usage = completion.usage;
   return completionOf({
     id: completion.id || completionId(context),
@@ -123,12 +125,14 @@ function parseChunk(name: string, data: unknown): UpstreamChunk {
   return parsed.data;
 }
 
-function mapChunk(sequence: ChunkSequence, chunk: UpstreamChunk): StreamStep {
+function mapChunk(name: string, sequence: ChunkSequence, chunk: UpstreamChunk): StreamStep {
   sequence.identify(chunk.id, chunk.created);
   const step: StreamStep = { chunks: [], done: false };
   // Azure sends a first chunk with empty `choices` carrying only prompt filter results.
   const choice = chunk.choices.find((entry) => entry.index === 0);
   if (choice) {
+    const failure = generationFailureOf(name, choice.finish_reason);
+    if (failure) throw failure;
     step.chunks.push(...sequence.content(choice.delta.content ?? ''));
     const finish = mapOpenAiFinishReason(choice.finish_reason);
     if (finish) step.chunks.push(...sequence.finish(finish));
@@ -257,8 +261,11 @@ function chunkOf(known: { shape: EventShape; chunk: UpstreamChunk }, values: Sha
   return chunk;
 }
 
-/** A chunk that recurs in every stream but for its values: no text (the role, finish and usage chunks). */
-const recurs = (chunk: UpstreamChunk) => chunk.choices.every((choice) => !choice.delta.content);
+/**
+ * A chunk that recurs in every stream but for its values: no text (the role, finish and usage
+ * chunks). A failed generation's end (`finish_reason: "error"`) is rare and throws: not worth a slot.
+ */
+const recurs = (chunk: UpstreamChunk) => chunk.choices.every((choice) => !choice.delta.content && choice.finish_reason !== 'error');
 
 /** Learns the shape of a recurring event (one probe parse), unless enough are known. */
 function learnEvent(shapes: StreamShapes, data: string, chunk: UpstreamChunk): void {
@@ -372,7 +379,7 @@ export function createOpenAiStreamParser(
         const found = matchShape(known.shape, data);
         if (found) {
           adopt(found.id, found.created);
-          return mapChunk(sequence, chunkOf(known, found));
+          return mapChunk(name, sequence, chunkOf(known, found));
         }
       }
       shapes.misses = (shapes.misses ?? 0) + 1;
@@ -398,7 +405,7 @@ export function createOpenAiStreamParser(
       }
       learnEvent(shapes, data, chunk);
       adopt(chunk.id, chunk.created);
-      return mapChunk(sequence, chunk);
+      return mapChunk(name, sequence, chunk);
     },
   };
 }
