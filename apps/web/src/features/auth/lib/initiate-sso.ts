@@ -2,7 +2,6 @@ import { MESSAGES, TIMEOUTS_MS } from '@conductor/shared';
 import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import type { SsoProviderOption } from '@conductor/shared/schemas/sso';
 import { toast } from '~/lib/toast';
-import { wasAnnounced } from '~/lib/toast-failure';
 import { startSso } from '../api/sso';
 import { canUsePkce, randomValue, s256Challenge } from './pkce';
 import { clearSsoAttempt, saveSsoAttempt, saveSsoReturnTo } from './sso-storage';
@@ -44,10 +43,11 @@ export async function initiateSso(
     toast.info(MESSAGES.oidc.redirecting(provider.name), { duration: TIMEOUTS_MS.oidcRedirectToast });
     await new Promise((resolve) => setTimeout(resolve, REDIRECT_DELAY_MS));
     window.location.assign(authorizationUrl);
-  } catch (error) {
+  } catch {
     clearSsoAttempt();
     saveSsoReturnTo(undefined);
-    if (!wasAnnounced(error)) toast.error(MESSAGES.oidc.startFailure);
+    // The spec's toast for this action, also after a server error the client announced.
+    toast.error(MESSAGES.oidc.startFailure);
     throw new Error(MESSAGES.oidc.startFailureCause);
   }
 }

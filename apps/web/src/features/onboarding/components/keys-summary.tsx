@@ -1,8 +1,8 @@
 import { PROVIDER_NAMES, type PublicUser } from '@conductor/shared';
 import { Badge } from '~/components/ui/badge';
 
-/** Step 3: the saved keys, masked (first 8 + last 4); an Azure key with the resource it is sent to. */
-export function KeysSummary({ keys }: { keys: PublicUser['apiKeys'] }) {
+/** Step 3 (and step 2 on a return): the saved keys, masked (first 8 + last 4); an Azure key with the resource it is sent to. */
+export function KeysSummary({ keys, label = 'Configured provider keys' }: { keys: PublicUser['apiKeys']; label?: string }) {
   if (keys.length === 0) {
     // Every key is optional: none saved is a plan whose requests fail until one is added.
     return (
@@ -13,7 +13,7 @@ export function KeysSummary({ keys }: { keys: PublicUser['apiKeys'] }) {
     );
   }
   return (
-    <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Configured provider keys">
+    <ul className="divide-y divide-border rounded-lg border border-border" aria-label={label}>
       {keys.map((key) => (
         <li key={key.provider} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
           <span className="min-w-0">

@@ -1,5 +1,5 @@
 import type { PublicUser } from '@conductor/shared';
-import type { OnboardingMode } from '@conductor/shared/schemas/onboarding';
+import type { OnboardingMode, ProviderKeysForm as ProviderKeysValues } from '@conductor/shared/schemas/onboarding';
 import { CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -10,7 +10,8 @@ import { planLabel, useAuth } from '~/lib/auth';
 import { useCompleteOnboarding } from '../api/onboarding';
 import { KeysSummary } from './keys-summary';
 import { ModeChoice } from './mode-choice';
-import { ProviderKeysForm } from './provider-keys-form';
+import { EMPTY_PROVIDER_KEYS, ProviderKeysForm } from './provider-keys-form';
+import { SavedKeys } from './saved-keys';
 
 const TITLES: Record<string, string> = {
   choose: 'Choose how Conductor reaches the model providers',
@@ -30,12 +31,16 @@ const hostedPlan = (plan: PublicUser['plan']): PublicUser['plan'] => (plan === '
 export function OnboardingWizard() {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const [mode, setMode] = useState<OnboardingMode | null>(null);
-  const [step, setStep] = useState(1);
+  const [{ mode, step }, setPosition] = useState<{ mode: OnboardingMode | null; step: number }>({ mode: null, step: 1 });
+  // What was typed in step 2: Back unmounts the form, and a return must not find it empty.
+  const [draftKeys, setDraftKeys] = useState<ProviderKeysValues>(EMPTY_PROVIDER_KEYS);
   const complete = useCompleteOnboarding();
   const total = mode === 'byo-keys' ? 3 : 2;
   const view = step === 1 ? 'choose' : mode === 'hosted' ? 'hosted-done' : step === 2 ? 'byo-keys' : 'byo-summary';
-  const back = () => setStep(1);
+  const back = () => setPosition((position) => ({ ...position, step: 1 }));
+  // Only from the keys step: a save that ends after the user left it (Back, then Hosted) must not move the wizard on.
+  const toSummary = () =>
+    setPosition((position) => (position.step === 2 && position.mode === 'byo-keys' ? { ...position, step: 3 } : position));
   const savedKeys = user?.plan === 'byo-keys' && user.apiKeys.length > 0;
 
   // The button that changed the step is gone: keyboard and screen-reader users continue from the new step's heading.
@@ -81,14 +86,7 @@ export function OnboardingWizard() {
         </h2>
       </div>
 
-      {view === 'choose' && (
-        <ModeChoice
-          onChoose={(chosen) => {
-            setMode(chosen);
-            setStep(2);
-          }}
-        />
-      )}
+      {view === 'choose' && <ModeChoice onChoose={(chosen) => setPosition({ mode: chosen, step: 2 })} />}
 
       {view === 'hosted-done' && (
         <div className="space-y-5">
@@ -114,7 +112,12 @@ export function OnboardingWizard() {
         </div>
       )}
 
-      {view === 'byo-keys' && <ProviderKeysForm onSaved={() => setStep(3)} onBack={back} />}
+      {view === 'byo-keys' && (
+        <div className="space-y-5">
+          {savedKeys && user && <SavedKeys keys={user.apiKeys} onContinue={toSummary} />}
+          <ProviderKeysForm defaultValues={draftKeys} onValuesChange={setDraftKeys} onSaved={toSummary} onBack={back} />
+        </div>
+      )}
 
       {view === 'byo-summary' && (
         <div className="space-y-5">

@@ -8,7 +8,8 @@ import { toast } from '~/lib/toast';
 import { ProviderKeysForm } from './provider-keys-form';
 
 const mutateAsync = vi.fn();
-vi.mock('../api/onboarding', () => ({ useSaveOnboardingKeys: () => ({ mutateAsync, isPending: false }) }));
+let isPending = false;
+vi.mock('../api/onboarding', () => ({ useSaveOnboardingKeys: () => ({ mutateAsync, isPending }) }));
 vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
 const CLOSED = 'Onboarding is finished: manage your provider keys in Settings → Provider keys, and your plan in Billing.';
@@ -25,6 +26,7 @@ async function saveMistralKey() {
 
 describe('provider keys form', () => {
   beforeEach(() => {
+    isPending = false;
     mutateAsync.mockReset();
     vi.mocked(toast.error).mockReset();
   });
@@ -112,12 +114,44 @@ describe('provider keys form', () => {
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(MESSAGES.onboarding.keysFailed));
   });
 
-  it('adds no toast of its own when the client already announced the failure (a server error, an ended session)', async () => {
-    mutateAsync.mockRejectedValue(new ApiError(500, 'internal', 'Server error. Please try again later.', undefined, true));
+  it('adds no toast when the session ended (the client signed out with its own), and keeps the spec’s after a server error', async () => {
+    mutateAsync.mockRejectedValue(new ApiError(401, 'session_expired', 'Session expired. Please login again.', undefined, true));
     const onSaved = await saveMistralKey();
     await waitFor(() => expect(mutateAsync).toHaveBeenCalledTimes(1));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(toast.error).not.toHaveBeenCalled();
     expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it('a server error the client announced still gets the spec’s failure toast', async () => {
+    mutateAsync.mockRejectedValue(new ApiError(503, 'unavailable', 'Server error. Please try again later.', undefined, true));
+    await saveMistralKey();
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(MESSAGES.onboarding.keysFailed));
+  });
+
+  it('offers no Back while a save is in flight, so the wizard cannot be left half-way', () => {
+    isPending = true;
+    render(<ProviderKeysForm onSaved={vi.fn()} onBack={vi.fn()} />);
+    expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Saving...' })).toBeDisabled();
+  });
+
+  it('starts from the values it is given and reports every change (the wizard keeps them across Back)', async () => {
+    const events = userEvent.setup();
+    const onValuesChange = vi.fn();
+    const values = {
+      openai: '',
+      anthropic: '',
+      google: '',
+      azure: AZURE_KEY,
+      mistral: '',
+      cohere: '',
+      azureEndpoint: 'https://r.openai.azure.com',
+    };
+    render(<ProviderKeysForm defaultValues={values} onValuesChange={onValuesChange} onSaved={vi.fn()} onBack={vi.fn()} />);
+    expect(screen.getByLabelText('Azure OpenAI API Key')).toHaveValue(AZURE_KEY);
+    expect(screen.getByLabelText(URL_LABEL)).toHaveValue('https://r.openai.azure.com');
+    await events.type(screen.getByLabelText('Cohere API Key'), 'cohere-0123456789');
+    expect(onValuesChange).toHaveBeenLastCalledWith({ ...values, cohere: 'cohere-0123456789' });
   });
 });

@@ -8,6 +8,7 @@ import {
   type ProviderKeysForm as ProviderKeysValues,
 } from '@conductor/shared/schemas/onboarding';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
 import { z } from 'zod';
@@ -15,7 +16,6 @@ import { Button } from '~/components/ui/button';
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { ApiError } from '~/lib/api-client';
-import { wasAnnounced } from '~/lib/toast-failure';
 import { useSaveOnboardingKeys } from '../api/onboarding';
 
 const PLACEHOLDERS: Record<ProviderId, string> = {
@@ -54,16 +54,42 @@ const FormSchema = z
   })
   .refine((values) => !azureEndpointWithoutKey(values), { message: AZURE_ENDPOINT_NEEDS_KEY, path: ['azureEndpoint'] });
 
-const EMPTY: ProviderKeysValues = { openai: '', anthropic: '', google: '', azure: '', mistral: '', cohere: '', azureEndpoint: '' };
+export const EMPTY_PROVIDER_KEYS: ProviderKeysValues = {
+  openai: '',
+  anthropic: '',
+  google: '',
+  azure: '',
+  mistral: '',
+  cohere: '',
+  azureEndpoint: '',
+};
 /** The form's fields the server may name in a 400. */
 const FIELDS = [...PROVIDER_IDS, 'azureEndpoint'] as const;
 const ENDPOINT_ID = 'key-azure-endpoint';
 
-/** Step 2 (bring your own keys): six optional keys, each checked by the spec's rule, and the Azure key's resource URL. */
-export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onBack: () => void }) {
+/**
+ * Step 2 (bring your own keys): six optional keys, each checked by the spec's rule, and the Azure key's resource URL.
+ * Back unmounts the form: the wizard keeps what was typed (`defaultValues`, `onValuesChange`) for the next visit.
+ */
+export function ProviderKeysForm({
+  defaultValues = EMPTY_PROVIDER_KEYS,
+  onValuesChange,
+  onSaved,
+  onBack,
+}: {
+  defaultValues?: ProviderKeysValues;
+  onValuesChange?: (values: ProviderKeysValues) => void;
+  onSaved: () => void;
+  onBack: () => void;
+}) {
   const save = useSaveOnboardingKeys();
-  const form = useForm<ProviderKeysValues>({ resolver: zodResolver(FormSchema), defaultValues: EMPTY });
+  const form = useForm<ProviderKeysValues>({ resolver: zodResolver(FormSchema), defaultValues });
   const { errors } = form.formState;
+  useEffect(() => {
+    if (!onValuesChange) return;
+    const subscription = form.watch(() => onValuesChange(form.getValues()));
+    return () => subscription.unsubscribe();
+  }, [form, onValuesChange]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     const keys = Object.fromEntries(
@@ -82,7 +108,8 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
           form.setError(field, { message: error.fields?.[field] ?? MESSAGES.onboarding.keysFailed }, { shouldFocus: index === 0 });
         return;
       }
-      if (wasAnnounced(error)) return; // The client already said it (a server error, an ended session).
+      // An ended session was announced (signed out, 'Session expired'); any other failure gets the spec's own toast.
+      if (error instanceof ApiError && error.status === 401 && error.announced) return;
       // A 409 says why keys cannot be saved here (onboarding finished, or a paid plan) and where to go instead.
       toast.error(error instanceof ApiError && error.status === 409 ? error.message : MESSAGES.onboarding.keysFailed);
     }
@@ -143,7 +170,8 @@ export function ProviderKeysForm({ onSaved, onBack }: { onSaved: () => void; onB
         </p>
       )}
       <div className="flex flex-wrap justify-between gap-2">
-        <Button variant="secondary" onClick={onBack}>
+        {/* Not while saving: the save would finish on a step the user has left. */}
+        <Button variant="secondary" onClick={onBack} disabled={save.isPending}>
           Back
         </Button>
         <Button type="submit" disabled={save.isPending}>

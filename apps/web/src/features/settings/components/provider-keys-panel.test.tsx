@@ -6,8 +6,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProviderKeysPanel } from './provider-keys-panel';
 
 const remove = vi.fn();
+const saveKey = vi.fn();
 vi.mock('../api/settings', () => ({
-  useSaveProviderKey: () => ({ mutateAsync: vi.fn(), isPending: false }),
+  useSaveProviderKey: () => ({ mutateAsync: saveKey, isPending: false }),
   useRemoveProviderKey: () => ({ mutateAsync: remove, isPending: false }),
 }));
 vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
@@ -24,7 +25,10 @@ function renderPanel(account: PublicUser) {
 }
 
 describe('provider keys panel', () => {
-  beforeEach(() => remove.mockReset().mockResolvedValue({}));
+  beforeEach(() => {
+    remove.mockReset().mockResolvedValue({});
+    saveKey.mockReset().mockResolvedValue({});
+  });
 
   it('asks before removing a key, says what removal does, and keeps it on Keep key', async () => {
     const events = userEvent.setup();
@@ -67,5 +71,42 @@ describe('provider keys panel', () => {
     renderPanel(user('byo-keys', []));
     expect(screen.getByTestId('no-provider-keys')).toHaveTextContent('API requests fail until you add one');
     expect(screen.getByRole('link', { name: 'Choose a plan in Billing' })).toHaveAttribute('href', '/dashboard/billing');
+  });
+
+  describe('replacing an Azure key', () => {
+    const RESOURCE = 'https://my-resource.openai.azure.com';
+    const NEW_KEY = '0123456789abcdef0123456789abcdef';
+    const azureKey = (endpoint: string | null) => [{ provider: 'azure' as const, masked: '01234567...cdef', active: true, endpoint }];
+
+    type Events = ReturnType<typeof userEvent.setup>;
+    async function replaceAzureKey(endpoint: string | null, editResource?: (events: Events, field: HTMLElement) => Promise<void>) {
+      const events = userEvent.setup();
+      renderPanel(user('byo-keys', azureKey(endpoint)));
+      await events.click(screen.getByRole('button', { name: 'Replace' }));
+      const resource = screen.getByLabelText('Azure OpenAI resource URL');
+      expect(resource).toHaveValue(endpoint ?? '');
+      await editResource?.(events, resource);
+      await events.type(screen.getByLabelText('Azure OpenAI API key'), NEW_KEY);
+      await events.click(screen.getByRole('button', { name: 'Save' }));
+    }
+
+    it('keeps the key’s resource URL: it opens filled in and is sent with the new key', async () => {
+      await replaceAzureKey(RESOURCE);
+      expect(saveKey).toHaveBeenCalledWith({ provider: 'azure', key: NEW_KEY, endpoint: RESOURCE });
+    });
+
+    it('sends the resource URL the user types instead', async () => {
+      const other = 'https://other-resource.openai.azure.com';
+      await replaceAzureKey(RESOURCE, async (events, field) => {
+        await events.clear(field);
+        await events.type(field, other);
+      });
+      expect(saveKey).toHaveBeenCalledWith({ provider: 'azure', key: NEW_KEY, endpoint: other });
+    });
+
+    it('a key on the server’s resource stays there', async () => {
+      await replaceAzureKey(null);
+      expect(saveKey).toHaveBeenCalledWith({ provider: 'azure', key: NEW_KEY });
+    });
   });
 });

@@ -101,6 +101,9 @@ function ProviderRow({
               onClick={() => {
                 // The button goes with the form's opening: focus moves to the key field, not to the page.
                 focusNext.current = keyInput;
+                // A replaced Azure key keeps its resource unless the user changes it: the server reads a
+                // missing URL as "this server's resource". The URL is not secret (the row shows it).
+                setResource(endpoint ?? '');
                 setEditing(true);
               }}
             >
