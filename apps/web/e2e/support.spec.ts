@@ -1,6 +1,6 @@
 import { MESSAGES, SUPPORT } from '@conductor/shared';
 import { TICKET_MESSAGES } from '@conductor/shared/schemas/support';
-import { allowFailedResources, registerAccount } from './auth-helpers';
+import { allowFailedResources, expectToast, registerAccount } from './auth-helpers';
 import { expect, test, waitForHydration } from './fixtures';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2 * 1024 * 1024, 7)]);
@@ -172,6 +172,8 @@ test.describe('support centre', () => {
     await page.context().clearCookies();
     await page.getByRole('button', { name: 'Submit Ticket' }).click();
     await expect(page.getByRole('alert').filter({ hasText: TICKET_MESSAGES.sessionEnded })).toBeVisible();
+    // Logged out through the shared 401 handling, with the spec's toast.
+    await expectToast(page, MESSAGES.sessionExpired);
     await expect(page.getByLabel('Name', { exact: true })).toBeFocused();
     await expect(page.getByText(TICKET_MESSAGES.nameRequired)).toBeVisible();
     await expect(page.getByText(TICKET_MESSAGES.emailRequired)).toBeVisible();

@@ -183,7 +183,8 @@ describe('injection payloads are stored verbatim and returned inert', () => {
     const download = await call('GET', `/api/v1/support/attachments/${attachmentId}`);
     expect(download.statusCode).toBe(200);
     const disposition = String(download.headers['content-disposition']);
-    expect(disposition).toMatch(/^attachment; filename="[^"<>;]*"$/);
+    // An ASCII fallback, then the exact name percent-encoded (RFC 5987 attr-chars only).
+    expect(disposition).toMatch(/^attachment; filename="[^"<>;]*"; filename\*=UTF-8''[\w!#$&+.^`|~%-]*$/);
     expect(download.headers['set-cookie']).toBeUndefined();
     expect(download.headers['x-content-type-options']).toBe('nosniff');
   });

@@ -37,6 +37,19 @@ export function onServerError(listener: ServerErrorListener): () => void {
   return () => serverErrorListeners.delete(listener);
 }
 
+/**
+ * What the client does with a failed answer before it throws: a 401 logs out (with the spec's
+ * toast), a 5xx shows the server-error toast. For callers that cannot use `request` (an upload
+ * with progress): returns whether the user was told, the `announced` of the ApiError to throw.
+ */
+export function announceFailure(status: number, options: Pick<RequestOptions, 'skipAuthHandling' | 'background'> = {}): boolean {
+  const unauthorized = status === 401 && !options.skipAuthHandling;
+  const serverError = status >= 500 && !options.background;
+  if (unauthorized) notifyUnauthorized();
+  if (serverError) for (const listener of serverErrorListeners) listener();
+  return unauthorized || serverError;
+}
+
 interface RequestOptions {
   method?: string;
   body?: unknown;
@@ -67,16 +80,13 @@ async function request<T>(base: string, timeoutMs: number, path: string, options
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const body = (data ?? {}) as { error?: { code?: string; message?: string; fields?: Record<string, string> } };
-    const unauthorized = response.status === 401 && !options.skipAuthHandling;
-    const serverError = response.status >= 500 && !options.background;
-    if (unauthorized) notifyUnauthorized();
-    if (serverError) for (const listener of serverErrorListeners) listener();
+    const announced = announceFailure(response.status, options);
     throw new ApiError(
       response.status,
       body.error?.code ?? String(response.status),
       response.status >= 500 ? (await loadMessages()).serverError : (body.error?.message ?? response.statusText),
       body.error?.fields,
-      unauthorized || serverError,
+      announced,
     );
   }
   return data as T;

@@ -40,6 +40,11 @@ export const NewPassword = z
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** Characters that reorder or hide text around them (bidirectional overrides and isolates). */
 const REORDERING = /[\u202a-\u202e\u2066-\u2069]/;
+/** `value` without the characters that reorder the text after them (`REORDERING`), e.g. a file name to show. */
+export function withoutReordering(value: string): string {
+  return value.replace(new RegExp(REORDERING.source, 'g'), '');
+}
+
 /** Whitespace and invisible formatting characters (zero-width spaces and joiners among them). */
 const INVISIBLE = /[\p{Z}\p{Cf}\s]/gu;
 

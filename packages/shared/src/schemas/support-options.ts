@@ -21,5 +21,7 @@ export const TICKET_CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], 
 
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const ATTACHMENT_MAX_FILES = 5;
+/** All of a ticket's attachments together: the server reads no more than this of one upload. */
+export const ATTACHMENT_MAX_TOTAL_BYTES = 25 * 1024 * 1024;
 export const ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];

@@ -18,6 +18,7 @@ export const TICKET_MESSAGES = {
   attachmentType: (filename: string) => `${filename} is not a PNG, JPG or PDF file. Only PNG, JPG and PDF attachments are accepted.`,
   attachmentTooLarge: (filename: string) => `${filename} is larger than 10 MB. Attachments must be 10 MB or smaller.`,
   tooManyAttachments: `You can attach up to ${ATTACHMENT_MAX_FILES} files.`,
+  attachmentsTooLargeInTotal: 'The attachments add up to more than 25 MB. Attach 25 MB or less in all.',
   tooManyFields: 'The form has more fields than a ticket has. Send the subject, priority, category, description and attachments only.',
   malformedForm: 'The form could not be read: the body is not well-formed multipart/form-data (it may have been cut short). Send it again.',
   attachmentEmpty: (filename: string) => `${filename} is empty.`,

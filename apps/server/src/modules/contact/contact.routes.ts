@@ -1,6 +1,7 @@
 import { CONTACT_MESSAGES, ContactRequest, ContactResponse } from '@conductor/shared/schemas/contact';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ipRateLimit } from '../public-site/ip-rate-limit.ts';
+import { confirmationAllowance } from '../support/confirmation-limit.ts';
 import { submitContactMessage } from './contact.service.ts';
 
 export const CONTACT_RATE_LIMIT = { points: 10, durationSeconds: 600 } as const;
@@ -8,6 +9,7 @@ export const CONTACT_RATE_LIMIT = { points: 10, durationSeconds: 600 } as const;
 /** `POST /api/v1/contact`: the /contact page's form, stored like a support ticket and confirmed by e-mail. */
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   const limit = ipRateLimit({ name: 'contact', redis: app.context.redis, ...CONTACT_RATE_LIMIT });
+  const mayConfirm = confirmationAllowance('contact', app.context.redis);
 
   app.post(
     '/api/v1/contact',
@@ -23,7 +25,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { id, reference } = await submitContactMessage(
-        { db: app.context.database.db, mailer: app.context.mailer, now: app.context.clock.now },
+        { db: app.context.database.db, mailer: app.context.mailer, now: app.context.clock.now, mayConfirm },
         request.body,
         request.auth?.user.id ?? null,
       );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CONTACT_TOPIC_LABELS, type ContactTopic } from '@conductor/shared/schemas/contact';
 import type { Database } from '../../db/client.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { ConfirmationAllowance } from '../support/confirmation-limit.ts';
 import { insertContactMessage } from './contact.repository.ts';
 
 export interface ContactInput {
@@ -16,13 +17,16 @@ export interface ContactDependencies {
   db: Database;
   mailer: Mailer;
   now(): number;
+  /** Bounds the confirmations mailed to one address (the sender's claim, not verified). */
+  mayConfirm: ConfirmationAllowance;
 }
 
 export const contactReference = (number: number) => `C-${number}`;
 
 /**
- * Stores the message, then confirms it by e-mail. The stored message is what matters: a
- * mail failure is logged, not reported as a failed submission (the visitor would resend).
+ * Stores the message, then confirms it by e-mail (at most a few times an hour per address). The
+ * stored message is what matters: a mail failure is logged and a mail over that cap skipped,
+ * neither reported as a failed submission (the visitor would resend).
  */
 export async function submitContactMessage(
   deps: ContactDependencies,
@@ -41,6 +45,7 @@ export async function submitContactMessage(
     createdAt: new Date(deps.now()),
   });
   const reference = contactReference(stored.number);
+  if (!(await deps.mayConfirm(input.email))) return { id: stored.id, reference };
   await deps.mailer.notify({
     to: input.email,
     kind: 'contact_confirmation',

@@ -84,4 +84,32 @@ describe('POST /api/v1/contact', () => {
     expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
+
+  it('counts the addresses of one IPv6 /64 as one sender', async () => {
+    // Invalid bodies: the limit counts before validation, and nothing is stored.
+    const statuses: number[] = [];
+    for (let index = 1; index <= 11; index += 1) statuses.push((await send({}, {}, `2001:db8:c0:1::${index.toString(16)}`)).statusCode);
+    expect(statuses.slice(0, 10).every((status) => status === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect((await send({}, {}, '2001:db8:c0:2::1')).statusCode).toBe(400);
+  });
+
+  it('mails at most 3 confirmations an hour to one address, whatever its case, but stores every message', async () => {
+    const addresses = ['flooded@victim.example', 'Flooded@Victim.example', 'flooded@victim.example', 'FLOODED@VICTIM.EXAMPLE'];
+    const references: string[] = [];
+    for (const [index, email] of addresses.entries()) {
+      const response = await send({ ...message, email }, {}, `203.0.113.${30 + index}`);
+      expect(response.statusCode).toBe(201);
+      references.push(response.json().reference);
+    }
+    const rows = await harness.app.context.database.db.select().from(supportTickets).where(eq(supportTickets.name, message.name));
+    expect(rows.filter((row) => row.email.toLowerCase() === 'flooded@victim.example')).toHaveLength(4);
+    const mailed = await Promise.all(
+      ['flooded@victim.example', 'Flooded@Victim.example', 'FLOODED@VICTIM.EXAMPLE'].map((to) =>
+        readOutbox(harness.app.context, to, 'contact_confirmation'),
+      ),
+    );
+    expect(mailed.map((mails) => mails.length)).toEqual([2, 1, 0]);
+    expect(references).toHaveLength(4);
+  });
 });

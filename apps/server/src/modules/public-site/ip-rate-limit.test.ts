@@ -30,6 +30,14 @@ describe('per-IP rate limit', () => {
     expect(await outcomes(limit, '198.51.100.2', 1)).toEqual(['ok']);
   });
 
+  it('counts every address of one IPv6 /64 as one client, and another /64 apart', async () => {
+    const limit = ipRateLimit({ name: `test-${randomUUID()}`, points: 2, durationSeconds: 60, redis: null });
+    expect(await outcomes(limit, '2001:db8:1:2::1', 1)).toEqual(['ok']);
+    expect(await outcomes(limit, '2001:db8:1:2:ffff:eeee:dddd:cccc', 1)).toEqual(['ok']);
+    expect(await outcomes(limit, '2001:db8:1:2::3', 1)).toEqual([429]);
+    expect(await outcomes(limit, '2001:db8:1:3::1', 1)).toEqual(['ok']);
+  });
+
   describe('shared through Redis', () => {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
     afterAll(async () => void (await redis.quit().catch(() => undefined)));

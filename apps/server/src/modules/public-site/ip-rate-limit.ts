@@ -2,6 +2,7 @@ import { MESSAGES } from '@conductor/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { addressBucket } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
 
 export interface IpRateLimitOptions {
@@ -14,7 +15,7 @@ export interface IpRateLimitOptions {
 }
 
 /**
- * A per-IP limit for an unauthenticated endpoint, as an `onRequest` hook: requests count
+ * A per-address limit (IPv6: per /64) for an unauthenticated endpoint, as an `onRequest` hook: requests count
  * before validation, so malformed floods are limited too. With Redis down, the in-memory
  * insurance limiter keeps counting instead of failing open or failing the request.
  */
@@ -33,7 +34,8 @@ export function ipRateLimit(options: IpRateLimitOptions) {
 
   return async function limitByIp(request: FastifyRequest): Promise<void> {
     try {
-      await limiter.consume(request.ip);
+      // An IPv6 client is counted by its /64: it could otherwise take a new address per request.
+      await limiter.consume(addressBucket(request.ip));
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
         throw new AppError('rate_limited', MESSAGES.rateLimited, {

@@ -2,12 +2,13 @@ import { MESSAGES } from '@conductor/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { addressBucket } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
 
 /** New tickets per IP and hour: generous for people, a wall for scripts flooding the inbox. */
 export const TICKETS_PER_HOUR = 30;
 
-/** A per-IP `onRequest` limit on ticket creation, shared through Redis when configured. */
+/** A per-address (IPv6: per /64) `onRequest` limit on ticket creation, shared through Redis when configured. */
 export function ticketRateLimit(redis: Redis | null, points = TICKETS_PER_HOUR) {
   const keyPrefix = 'rl:ip:support-tickets';
   const memory = new RateLimiterMemory({ keyPrefix, points, duration: 3600 });
@@ -16,7 +17,8 @@ export function ticketRateLimit(redis: Redis | null, points = TICKETS_PER_HOUR) 
     : memory;
   return async function limitTickets(request: FastifyRequest): Promise<void> {
     try {
-      await limiter.consume(request.ip);
+      // An IPv6 client is counted by its /64: it could otherwise take a new address per request.
+      await limiter.consume(addressBucket(request.ip));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) {
         request.log.warn({ err: rejection }, 'ticket rate limiter unavailable; request allowed');

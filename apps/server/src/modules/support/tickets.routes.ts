@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_FILES,
+  ATTACHMENT_MAX_TOTAL_BYTES,
+  ATTACHMENT_SIGNATURE_BYTES,
   SupportTicketCreated,
   SupportTicketFields,
   SupportTicketList,
@@ -13,7 +15,8 @@ import {
 } from '@conductor/shared/schemas/support';
 import { AppError } from '../../lib/errors.ts';
 import { findAttachmentForUser } from './tickets.repository.ts';
-import { createTicket, listTickets, type UploadedFile } from './tickets.service.ts';
+import { confirmationAllowance } from './confirmation-limit.ts';
+import { attachmentTooLarge, attachmentType, cleanFilename, createTicket, listTickets, type UploadedFile } from './tickets.service.ts';
 import { ticketRateLimit } from './ticket-rate-limit.ts';
 
 const TEXT_FIELDS = new Set(['subject', 'priority', 'category', 'description', 'name', 'email']);
@@ -22,8 +25,13 @@ const TEXT_FIELDS = new Set(['subject', 'priority', 'category', 'description', '
 export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: ATTACHMENT_MAX_BYTES, files: ATTACHMENT_MAX_FILES + 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+    // One byte over the limit is read, so that readForm sees a file is too large while it arrives. A file
+    // past ATTACHMENT_MAX_FILES is refused as its part starts (FilesLimitError), before any of it is read.
+    limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: ATTACHMENT_MAX_FILES, fields: 20, fieldSize: 64 * 1024, parts: 30 },
   });
+
+  const { database, mailer, clock, redis } = app.context;
+  const deps = { database, mailer, clock, mayConfirm: confirmationAllowance('support-ticket', redis) };
 
   app.post(
     '/api/v1/support/tickets',
@@ -45,7 +53,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         const [first] = Object.values(fields);
         throw new AppError('validation_failed', first ?? 'Invalid ticket', { fields });
       }
-      const ticket = await createTicket(app.context, {
+      const ticket = await createTicket(deps, {
         fields: parsed.data,
         files,
         user: request.auth?.user ?? null,
@@ -69,7 +77,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!attachment) throw new AppError('not_found', 'Attachment not found.');
       return reply
         .header('content-type', attachment.mimeType)
-        .header('content-disposition', `attachment; filename="${attachment.filename.replace(/[^\w.\- ]/g, '_')}"`)
+        .header('content-disposition', attachmentDisposition(attachment.filename))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
         .send(attachment.data);
@@ -77,23 +85,59 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** Reads every part; files are buffered up to the size limit (the parser cuts longer ones and marks them truncated). */
+/**
+ * `attachment` with the file's name twice: an ASCII fallback for old clients, and the exact name
+ * as RFC 5987 `filename*` (UTF-8, percent-encoded), which browsers prefer (RFC 6266 section 4.3).
+ */
+export function attachmentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\w.\- ]/g, '_');
+  // Lone surrogates (which encodeURIComponent refuses) become U+FFFD; `'()*` are not attr-chars.
+  const wellFormed = filename.replace(/[\ud800-\udfff]/gu, '\ufffd');
+  const encoded = encodeURIComponent(wellFormed).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Reads every part, files into memory, and stops as soon as the upload is refused (the rest is not
+ * read): a file past ATTACHMENT_MAX_BYTES, attachments past ATTACHMENT_MAX_TOTAL_BYTES in all, a file
+ * whose first bytes are not a PNG, JPEG or PDF, one file too many.
+ */
 async function readForm(request: FastifyRequest): Promise<{ values: Record<string, string>; files: UploadedFile[] }> {
   const values: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  let total = 0;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
+        const filename = cleanFilename(part.filename);
         const chunks: Buffer[] = [];
-        for await (const chunk of part.file) chunks.push(chunk as Buffer);
+        let size = 0;
+        let typeChecked = false;
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          chunks.push(chunk);
+          size += chunk.length;
+          total += chunk.length;
+          if (size > ATTACHMENT_MAX_BYTES || part.file.truncated) throw attachmentTooLarge(filename);
+          if (total > ATTACHMENT_MAX_TOTAL_BYTES) {
+            throw new AppError('payload_too_large', TICKET_MESSAGES.attachmentsTooLargeInTotal, {
+              fields: { attachments: TICKET_MESSAGES.attachmentsTooLargeInTotal },
+            });
+          }
+          if (!typeChecked && size >= ATTACHMENT_SIGNATURE_BYTES) {
+            attachmentType(filename, Buffer.concat(chunks));
+            typeChecked = true;
+          }
+        }
         // An empty file input still sends a part with no name and no bytes: not an attachment.
         if (!part.filename && chunks.length === 0) continue;
+        // Shorter files (and the empty ones) are refused by the service, with the same messages.
         files.push({ filename: part.filename, data: Buffer.concat(chunks), truncated: part.file.truncated });
       } else if (TEXT_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
         values[part.fieldname] = part.value;
       }
     }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     const refusals = request.server.multipartErrors;
     if (error instanceof refusals.FilesLimitError) throw new AppError('bad_request', TICKET_MESSAGES.tooManyAttachments);
     if (error instanceof refusals.FieldsLimitError || error instanceof refusals.PartsLimitError)

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SUPPORT } from '@conductor/shared';
+import { withoutReordering } from '@conductor/shared/schemas/fields';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_FILES,
+  ATTACHMENT_SIGNATURE_BYTES,
+  type AttachmentType,
   detectAttachmentType,
   type SupportTicket,
   type SupportTicketFields,
@@ -13,6 +16,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import type { ConfirmationAllowance } from './confirmation-limit.ts';
 import { type AttachmentSummary, insertTicket, listTicketsForUser, type TicketRow } from './tickets.repository.ts';
 
 export interface UploadedFile {
@@ -28,13 +32,40 @@ export interface NewTicketInput {
   user: UserRow | null;
 }
 
-type Deps = Pick<AppContext, 'database' | 'mailer' | 'clock'>;
+type Deps = Pick<AppContext, 'database' | 'mailer' | 'clock'> & {
+  /** Bounds the confirmations mailed to an address the sender only claims (see `confirmationAllowance`). */
+  mayConfirm: ConfirmationAllowance;
+};
 
-/** A file name safe to store and show: no path, no control characters, bounded length. */
+/**
+ * A file name safe to store and show: no path, no control characters, none that reverse the text
+ * after them (`photo<U+202E>gnp.exe` would show as `photoexe.png`), at most 200 characters (whole
+ * ones: the end of the name, where its extension is, is kept).
+ */
 export function cleanFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/\p{Cc}/gu, '').trim();
-  return (cleaned || 'attachment').slice(-200);
+  const cleaned = withoutReordering(base.replace(/\p{Cc}/gu, '')).trim();
+  return Array.from(cleaned || 'attachment')
+    .slice(-200)
+    .join('');
+}
+
+/** The answer to an attachment over ATTACHMENT_MAX_BYTES. */
+export function attachmentTooLarge(filename: string): AppError {
+  return new AppError('payload_too_large', TICKET_MESSAGES.attachmentTooLarge(filename), {
+    fields: { attachments: TICKET_MESSAGES.attachmentTooLarge(filename) },
+  });
+}
+
+/** An attachment's type from its first ATTACHMENT_SIGNATURE_BYTES bytes (enough to refuse it before the rest is read). */
+export function attachmentType(filename: string, head: Uint8Array): AttachmentType {
+  const mimeType = detectAttachmentType(head.subarray(0, ATTACHMENT_SIGNATURE_BYTES));
+  if (!mimeType) {
+    throw new AppError('unsupported_media_type', TICKET_MESSAGES.attachmentType(filename), {
+      fields: { attachments: TICKET_MESSAGES.attachmentType(filename) },
+    });
+  }
+  return mimeType;
 }
 
 /** Every attachment is checked by its content (magic bytes), never by its name or declared type. */
@@ -42,22 +73,12 @@ export function checkAttachments(files: UploadedFile[]): { filename: string; mim
   if (files.length > ATTACHMENT_MAX_FILES) throw new AppError('bad_request', TICKET_MESSAGES.tooManyAttachments);
   return files.map((file) => {
     const filename = cleanFilename(file.filename);
-    if (file.truncated || file.data.length > ATTACHMENT_MAX_BYTES) {
-      throw new AppError('payload_too_large', TICKET_MESSAGES.attachmentTooLarge(filename), {
-        fields: { attachments: TICKET_MESSAGES.attachmentTooLarge(filename) },
-      });
-    }
+    if (file.truncated || file.data.length > ATTACHMENT_MAX_BYTES) throw attachmentTooLarge(filename);
     if (file.data.length === 0)
       throw new AppError('bad_request', TICKET_MESSAGES.attachmentEmpty(filename), {
         fields: { attachments: TICKET_MESSAGES.attachmentEmpty(filename) },
       });
-    const mimeType = detectAttachmentType(file.data.subarray(0, 8));
-    if (!mimeType) {
-      throw new AppError('unsupported_media_type', TICKET_MESSAGES.attachmentType(filename), {
-        fields: { attachments: TICKET_MESSAGES.attachmentType(filename) },
-      });
-    }
-    return { filename, mimeType, data: file.data };
+    return { filename, mimeType: attachmentType(filename, file.data), data: file.data };
   });
 }
 
@@ -97,7 +118,8 @@ export async function createTicket(deps: Deps, input: NewTicketInput): Promise<S
     })),
   );
   const ticket = toPublicTicket(stored.ticket, stored.attachments);
-  await sendConfirmation(deps, ticket);
+  // A verified account's own address is not capped; any other is (the ticket is stored either way).
+  if (user?.verified || (await deps.mayConfirm(email))) await sendConfirmation(deps, ticket);
   return ticket;
 }
 

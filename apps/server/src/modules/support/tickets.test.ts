@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTACHMENT_MAX_BYTES, TICKET_MESSAGES, TICKET_SENDER_HEADER } from '@conductor/shared/schemas/support';
+import { TICKETS_PER_HOUR } from './ticket-rate-limit.ts';
 import { supportTickets, ticketAttachments } from '../../db/schema/index.ts';
 import { readOutbox } from '../../lib/mailer.ts';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
@@ -207,5 +208,44 @@ describe('support tickets', () => {
       'multipart/form-data; boundary=x',
     );
     expect(fine.statusCode).toBe(201);
+  });
+
+  it('counts the addresses of one IPv6 /64 as one sender', async () => {
+    // JSON bodies (refused with 415): the limit counts before the body is read, and nothing is stored.
+    const from = (remoteAddress: string) =>
+      test.app.inject({ method: 'POST', url: '/api/v1/support/tickets', payload: VALID, remoteAddress });
+    const statuses: number[] = [];
+    for (let index = 1; index <= TICKETS_PER_HOUR + 1; index += 1)
+      statuses.push((await from(`2001:db8:5:1::${index.toString(16)}`)).statusCode);
+    expect(statuses.slice(0, TICKETS_PER_HOUR).every((status) => status === 415)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await from('2001:db8:5:2::1')).statusCode).toBe(415);
+  });
+
+  it('mails at most 3 confirmations an hour to one unverified address, but stores every ticket', async () => {
+    const from = (email: string, cookie?: string) =>
+      test.app.inject({
+        method: 'POST',
+        url: '/api/v1/support/tickets',
+        payload: ticketForm({ ...VALID, name: 'Not The Owner', email }),
+        headers: cookie ? { cookie } : {},
+        remoteAddress: '127.0.0.72',
+      });
+    const statuses: number[] = [];
+    for (const email of ['victim@example.org', 'victim@example.org', 'Victim@Example.org', 'VICTIM@EXAMPLE.ORG', 'victim@example.org'])
+      statuses.push((await from(email)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    const db = test.app.context.database.db;
+    const stored = await db.select().from(supportTickets).where(eq(supportTickets.name, 'Not The Owner'));
+    expect(stored).toHaveLength(5);
+    const mailed = await Promise.all(
+      ['victim@example.org', 'Victim@Example.org', 'VICTIM@EXAMPLE.ORG'].map((to) => readOutbox(test.app.context, to, 'support_ticket')),
+    );
+    expect(mailed.map((mails) => mails.length)).toEqual([2, 1, 0]);
+
+    // A signed-in account with a verified address gets each of its confirmations.
+    const owner = await createUserWithSession(test.app, { name: 'Busy Owner' });
+    for (let index = 0; index < 4; index += 1) expect((await from('', owner.cookie)).statusCode).toBe(201);
+    expect(await readOutbox(test.app.context, owner.user.email, 'support_ticket')).toHaveLength(4);
   });
 });

@@ -99,6 +99,16 @@ describe('POST /v1/waitlist', () => {
     expect((await post({ email: 'other-ip@example.com', source: 'footer' })).statusCode).toBe(201);
   });
 
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    const statuses: number[] = [];
+    for (let index = 1; index <= WAITLIST_RATE_LIMIT.points + 1; index += 1) {
+      statuses.push((await post({}, { ip: `2001:db8:77:1:${index.toString(16)}::1` })).statusCode);
+    }
+    expect(statuses.slice(0, WAITLIST_RATE_LIMIT.points).every((status) => status === 400)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await post({}, { ip: '2001:db8:77:2::1' })).statusCode).toBe(400);
+  });
+
   it('answers 200 malformed or hostile bodies with a 4xx and stores none of them', { timeout: 120_000 }, async () => {
     const db = harness.app.context.database.db;
     const before = await countEntries(db);

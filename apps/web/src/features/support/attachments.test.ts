@@ -25,6 +25,14 @@ describe('checkAttachments', () => {
     const six = Array.from({ length: 6 }, (_, index) => file(`${index}.png`, new Uint8Array(PNG_SIGNATURE)));
     expect(await checkAttachments(six)).toBe(TICKET_MESSAGES.tooManyAttachments);
   });
+
+  it('refuses more than 25 MB in all, as the server does', async () => {
+    const nineMb = new Uint8Array(9 * 1024 * 1024);
+    nineMb.set(PNG_SIGNATURE);
+    const two = [file('a.png', nineMb), file('b.png', nineMb)];
+    expect(await checkAttachments(two)).toBeNull();
+    expect(await checkAttachments([...two, file('c.png', nineMb)])).toBe(TICKET_MESSAGES.attachmentsTooLargeInTotal);
+  });
 });
 
 describe('formatBytes', () => {

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@conductor/shared';
 import { type SupportTicketCreated, type SupportTicketFields, TICKET_SENDER_HEADER } from '@conductor/shared/schemas/support';
-import { ApiError } from '~/lib/api-client';
+import { ApiError, announceFailure } from '~/lib/api-client';
 
 export const supportKeys = {
   all: ['support'] as const,
@@ -10,7 +10,8 @@ export const supportKeys = {
 
 /**
  * Sends the ticket as multipart form data. XMLHttpRequest rather than fetch, because only it
- * reports upload progress (attachments may be 10 MB each). `asAccount`: sent by a signed-in user,
+ * reports upload progress (attachments may be 10 MB each); failures are announced as the shared
+ * client announces them (`announceFailure`). `asAccount`: sent by a signed-in user,
  * so a session that has ended since is refused (401 `session_expired`), not taken for a visitor.
  */
 export function submitTicket(
@@ -37,7 +38,9 @@ export function submitTicket(
         | null;
       if (request.status >= 200 && request.status < 300 && body) return resolve(body);
       const message = request.status >= 500 ? MESSAGES.serverError : (body?.error?.message ?? `Request failed (${request.status})`);
-      reject(new ApiError(request.status, body?.error?.code ?? String(request.status), message, body?.error?.fields));
+      // As the shared client would: a 401 logs out with the spec's toast, a 5xx shows the server-error toast.
+      const announced = announceFailure(request.status);
+      reject(new ApiError(request.status, body?.error?.code ?? String(request.status), message, body?.error?.fields, announced));
     });
     request.addEventListener('error', () => reject(new ApiError(0, 'network', 'Network error: the ticket could not be sent.')));
     request.addEventListener('timeout', () => reject(new ApiError(0, 'timeout', 'The upload timed out. Please try again.')));

@@ -1,7 +1,7 @@
 import { FileText, ImageIcon, Paperclip, X } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { formatBytes } from '../attachments';
-import { ATTACHMENT_MAX_FILES } from '@conductor/shared/schemas/support-options';
+import { ATTACHMENT_MAX_FILES, ATTACHMENT_MAX_TOTAL_BYTES } from '@conductor/shared/schemas/support-options';
 
 /** File input for PNG, JPG and PDF attachments, with the chosen files listed and removable. */
 export function AttachmentPicker({
@@ -31,7 +31,9 @@ export function AttachmentPicker({
       >
         <Paperclip className="size-5 text-muted-foreground" aria-hidden />
         <span className="font-medium text-primary">Choose files</span>
-        <span className="text-xs text-muted-foreground">PNG, JPG or PDF, up to 10MB each ({ATTACHMENT_MAX_FILES} files at most)</span>
+        <span className="text-xs text-muted-foreground">
+          PNG, JPG or PDF, up to 10MB each ({ATTACHMENT_MAX_FILES} files, {ATTACHMENT_MAX_TOTAL_BYTES / 1024 / 1024}MB total)
+        </span>
         <input
           ref={input}
           id={id}

@@ -7,7 +7,8 @@ import { Field, fieldAria } from '~/components/ui/field';
 import { Input, inputClasses } from '~/components/ui/input';
 import { Select } from '~/components/ui/select';
 import { ApiError } from '~/lib/api-client';
-import { authStore, useAuth } from '~/lib/auth';
+import { useAuth } from '~/lib/auth';
+import { wasAnnounced } from '~/lib/toast-failure';
 import { type FormSchema, useSchemaForm } from '~/lib/use-schema-form';
 import { checkAttachments } from '../attachments';
 import {
@@ -74,7 +75,17 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
   }, [isAuthenticated]);
   const [schema] = useState(() => schemaFor(signedIn));
   const form = useSchemaForm<typeof EMPTY, SupportTicketFields>({ schema, defaultValues: EMPTY });
-  const [files, setFiles] = useState<File[]>([]);
+  // The picked files: state for the picker, and a ref that the checks and the upload read. A second
+  // pick made quickly, a removal while a pick is checked, or a submit made again at once when the code
+  // arrives (see `PrerenderedForm`) would otherwise see the list of the render that made the handler.
+  const [files, setFilesState] = useState<File[]>([]);
+  const picked = useRef<File[]>([]);
+  const setFiles = (next: File[]) => {
+    picked.current = next;
+    setFilesState(next);
+  };
+  /** The check of the latest pick: picks are checked one after another, and a submit waits for them. */
+  const pickChecked = useRef<Promise<void>>(Promise.resolve());
   const [attachmentError, setAttachmentError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [submitError, setSubmitError] = useState<string | null>(null);
@@ -104,23 +115,35 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
     latest.current.setFocus('name');
   }, [focusName, isAuthenticated]);
 
-  const addFiles = async (added: File[]) => {
+  const addFiles = (added: File[]) => {
     if (added.length === 0) return;
-    const next = [...files, ...added];
-    const problem = await checkAttachments(next);
-    setAttachmentError(problem);
-    if (!problem) setFiles(next);
+    const check = pickChecked.current.then(async () => {
+      let before: File[];
+      let problem: string | null;
+      // A file removed while the check ran: the list as it is now is checked again.
+      do {
+        before = picked.current;
+        problem = await checkAttachments([...before, ...added]);
+      } while (before !== picked.current);
+      setAttachmentError(problem);
+      if (!problem) setFiles([...before, ...added]);
+    });
+    // The rules could not load (offline, say): the pick is dropped, and the next one is checked anyway.
+    pickChecked.current = check.catch(() => undefined);
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSubmitError(null);
-    const problem = await checkAttachments(files);
+    // A file picked just before, or handed over with this submit when the form's code arrived, may still be checked.
+    await pickChecked.current;
+    const attachments = picked.current;
+    const problem = await checkAttachments(attachments);
     if (problem) return setAttachmentError(problem);
     setProgress(0);
     try {
       // The upload code (and the messages it reports with) loads with the first ticket sent.
       const { submitTicket } = await import('../api/tickets');
-      const result = await submitTicket(values, files, setProgress, { asAccount: signedIn.current });
+      const result = await submitTicket(values, attachments, setProgress, { asAccount: signedIn.current });
       setCreated(result.ticket);
       form.reset();
       setFiles([]);
@@ -134,11 +157,12 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
     } catch (error) {
       // The module is loaded already: the form was checked with its schema before sending.
       const { TICKET_MESSAGES } = await loadSupport();
-      const message = error instanceof ApiError ? error.message : TICKET_MESSAGES.failure;
+      // A server error has had its toast (the upload announces it as the shared client does): here only what it meant.
+      const announcedServerError = wasAnnounced(error) && error instanceof ApiError && error.status >= 500;
+      const message = error instanceof ApiError && !announcedServerError ? error.message : TICKET_MESSAGES.failure;
       if (error instanceof ApiError && error.code === 'session_expired') {
-        // The session ended while the form was open; nothing was saved. The form stays as typed
-        // and now asks for the name and address the account gave before.
-        authStore.clear();
+        // The session ended while the form was open; nothing was saved. The upload logged out (with the
+        // spec's toast); the form stays as typed and now asks for the name and address the account gave before.
         setFocusName(true);
         form.setError('name', TICKET_MESSAGES.nameRequired);
         form.setError('email', TICKET_MESSAGES.emailRequired);
@@ -240,9 +264,9 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
           files={files}
           error={attachmentError}
           disabled={busy}
-          onAdd={(added) => void addFiles(added)}
+          onAdd={addFiles}
           onRemove={(index) => {
-            setFiles((current) => current.filter((_, position) => position !== index));
+            setFiles(picked.current.filter((_, position) => position !== index));
             setAttachmentError(null);
           }}
         />
