@@ -6,6 +6,7 @@ export type AppErrorCode =
   | 'session_expired'
   | 'forbidden'
   | 'reauthentication_required'
+  | 'verification_link_other_account'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
@@ -22,6 +23,7 @@ const STATUS: Record<AppErrorCode, number> = {
   session_expired: 401,
   forbidden: 403,
   reauthentication_required: 403,
+  verification_link_other_account: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -1,4 +1,8 @@
 import { type FormEvent, useCallback, useRef, useState } from 'react';
+import { toast } from './toast';
+
+/** The schema is downloaded with the form's first use: a dropped connection then is said once per submit. */
+export const FORM_LOAD_FAILED = 'Could not load the form. Check your connection and try again.';
 
 /** The part of a zod schema the form uses (structural, so zod itself is only loaded with the schema). */
 export interface FormSchema<TOutput> {
@@ -43,13 +47,30 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
   const submitted = useRef(false);
   const { schema, defaultValues } = options;
 
+  /** One download at a time; a failed one is forgotten, so the next focus or submit tries again. */
   const loadSchema = useCallback(() => {
-    loading.current ??= schema().then((result) => {
-      loaded.current = result;
-      return result;
-    });
+    loading.current ??= schema().then(
+      (result) => {
+        loaded.current = result;
+        return result;
+      },
+      (error: unknown) => {
+        loading.current = null;
+        throw error;
+      },
+    );
     return loading.current;
   }, [schema]);
+
+  /** Downloads the schema ahead of the submit (on focus); a failure waits for the submit to say so. */
+  const preload = useCallback(
+    () =>
+      loadSchema().then(
+        () => undefined,
+        () => undefined,
+      ),
+    [loadSchema],
+  );
 
   const values = useCallback((): TValues => {
     const current: FormValues = { ...defaultValues };
@@ -114,7 +135,14 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
     event.preventDefault();
     setSubmitting(true);
     try {
-      const parsed = (await loadSchema()).safeParse(values());
+      let formSchema: FormSchema<TOutput>;
+      try {
+        formSchema = await loadSchema();
+      } catch {
+        toast.error(FORM_LOAD_FAILED);
+        return;
+      }
+      const parsed = formSchema.safeParse(values());
       submitted.current = true;
       setSubmitted(true);
       if (!parsed.success) {
@@ -142,6 +170,6 @@ export function useSchemaForm<TValues extends FormValues, TOutput>(options: {
     reset,
     setFocus,
     setError,
-    preload: loadSchema,
+    preload,
   };
 }

@@ -24,6 +24,7 @@ export const AUTH_COPY = {
   resetDoneReclaimed:
     "Your password has been reset. This email address had not been confirmed, so the account's API keys, provider keys and routing default were removed: whoever set them up had not proved it owns this address. We sent you a link to confirm it. Sign in with your new password.",
   verifyEmailSignIn: 'Sign in to the account this link is for, and we will confirm its email address.',
+  verifyEmailOtherAccount: 'This link is for another account. Sign out, then open it again.',
   ssoNotConfigured: (name: string) => `${name} sign-in is not configured on this server.`,
   ssoEmailInUse: 'An account with this email already exists. Sign in with your email and password instead.',
   ssoNoEmail: 'Your provider did not share an email address, so we could not create your account.',
@@ -33,6 +34,9 @@ export const AUTH_COPY = {
   ssoVerificationFailed: 'We could not verify your sign-in with the provider. Please try again.',
   ssoInsecureContext: 'Single sign-on needs a secure (https) connection.',
 } as const;
+
+/** The error code (403) of a confirmation link opened in another account's session (the message: `verifyEmailOtherAccount`). */
+export const VERIFY_EMAIL_OTHER_ACCOUNT = 'verification_link_other_account';
 
 /** An e-mail confirmation link lives this long. */
 export const EMAIL_VERIFICATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;

@@ -22,13 +22,13 @@ import type { UserRow } from '../users/users.repository.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { authenticate, registerAccount } from './auth.service.ts';
 import { devOutboxRoutes } from './dev-outbox.routes.ts';
-import { mailVerificationLater, verifyEmail } from './email-verification.ts';
+import { confirmationMailLimiter, mailVerificationLater, verifyEmail } from './email-verification.ts';
 import { consumeOrWait, createLimiter } from './limiter.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 import { checkPasswordResetLink, resetPassword, sendPasswordResetLink } from './password-reset.service.ts';
 import { publicOrigin } from './public-origin.ts';
 import { endSession } from './end-session.ts';
-import { createSession } from './session.service.ts';
+import { createSession, createSessionWhilePasswordIs } from './session.service.ts';
 
 const tags = ['Auth'];
 
@@ -38,16 +38,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const throttle = createLoginThrottle(redis);
   const registrations = createLimiter({ name: 'register-ip', points: 200, durationSeconds: 10 * 60, redis });
   const resetRequestsPerIp = createLimiter({ name: 'reset-ip', points: 10, durationSeconds: 15 * 60, redis });
-  const resetMailsPerAccount = createLimiter({ name: 'reset-account', points: 3, durationSeconds: 60 * 60, redis });
+  // Per account and address (an IPv6 /64 as one): what a stranger asks for does not use up the owner's.
+  const resetMailsPerAccount = createLimiter({ name: 'reset-account-ip', points: 3, durationSeconds: 60 * 60, redis });
   // Links are 256-bit tokens or HMACs: this bounds the work one address makes, not guessing.
   const linkUsesPerIp = createLimiter({ name: 'link-use-ip', points: 30, durationSeconds: 15 * 60, redis });
-  const verificationMailsPerAccount = createLimiter({ name: 'verification-account', points: 3, durationSeconds: 60 * 60, redis });
+  const verificationMailsPerAccount = confirmationMailLimiter(app.context);
 
-  /** Opens a session for the user (replacing the caller's previous one) and answers with the portal user. */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, remember: boolean) {
+  /**
+   * Opens a session for the user (replacing the caller's previous one) and answers with the portal
+   * user. A password sign-in passes the hash it verified: the session opens only while that is still
+   * the account's password, else the sign-in fails as a wrong password would (a reset or change
+   * that landed during the check has signed the account out).
+   */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow, remember: boolean, verifiedHash?: string) {
     const now = clock.now();
+    const options = { remember, userAgent: request.headers['user-agent'], ip: request.ip, now };
+    const session = verifiedHash
+      ? await createSessionWhilePasswordIs(db, user.id, verifiedHash, options)
+      : await createSession(db, user.id, options);
+    if (!session) throw new AppError('unauthorized', MESSAGES.login.invalidCredentials);
     if (request.auth) await endSession(db, request.auth, now);
-    const session = await createSession(db, user.id, { remember, userAgent: request.headers['user-agent'], ip: request.ip, now });
     app.setSessionCookie(reply, session);
     reply.header('cache-control', 'no-store');
     return { user: await toPublicUser(db, user, now) };
@@ -102,7 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Sign in with e-mail and password', body: LoginRequest, response: { 200: AuthUserResponse } } },
     async (request, reply) => {
       const user = await authenticate(db, throttle, { email: request.body.email, password: request.body.password, ip: request.ip });
-      return signIn(request, reply, user, request.body.remember);
+      return signIn(request, reply, user, request.body.remember, user.passwordHash ?? undefined);
     },
   );
 
@@ -129,7 +139,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await limitByIp(resetRequestsPerIp, request);
       const email = request.body.email.toLowerCase();
-      if ((await consumeOrWait(resetMailsPerAccount, email)) === 0) {
+      if ((await consumeOrWait(resetMailsPerAccount, `${email}|${addressBucket(request.ip)}`)) === 0) {
         // After the answer (the same timing whether or not the account exists); closing waits for it.
         mailer.background(
           sendPasswordResetLink({ db, mailer }, { email, origin: publicOrigin(env, request), now: clock.now() }).catch((error: unknown) =>

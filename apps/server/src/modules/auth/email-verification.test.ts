@@ -1,5 +1,5 @@
 import { MESSAGES } from '@conductor/shared';
-import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS } from '@conductor/shared/schemas/auth-copy';
+import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS, VERIFY_EMAIL_OTHER_ACCOUNT } from '@conductor/shared/schemas/auth-copy';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
@@ -64,7 +64,14 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     expect(signedOut.json().error.message).toBe(AUTH_COPY.verifyEmailSignIn);
     const someoneElse = await register();
     const refused = await post('/api/v1/auth/verify-email', { token }, someoneElse.cookie);
-    expect(refused.statusCode).toBe(400);
+    // Not the expired-link answer: the link is good, the page says to sign out and open it again.
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({ code: VERIFY_EMAIL_OTHER_ACCOUNT, message: AUTH_COPY.verifyEmailOtherAccount });
+    // A forged link naming another account is just invalid.
+    const [id, expiry, signature = ''] = token.split('.');
+    const forged = await post('/api/v1/auth/verify-email', { token: `${id}.${expiry}.${signature.slice(0, -2)}AA` }, someoneElse.cookie);
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error.message).toBe(AUTH_COPY.verifyEmailInvalid);
     expect((await me(owner.cookie)).verified).toBe(false);
     expect((await me(someoneElse.cookie)).verified).toBe(false);
   });
@@ -145,6 +152,42 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     expect((await post('/api/v1/auth/verify-email', { token }, cookie)).statusCode).toBe(200);
     const already = await post('/api/v1/auth/verification-email', undefined, cookie);
     expect(already.json().message).toBe(AUTH_COPY.verifyEmailAlready);
+  });
+
+  it('the resend and e-mail changes in Settings share the three links an hour', async () => {
+    const { email, cookie } = await register();
+    await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
+    for (let change = 1; change <= 3; change += 1) {
+      const moved = `moved-${change}-${email}`;
+      const changed = await harness.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/settings/profile',
+        headers: { cookie },
+        payload: { name: 'Vera', email: moved, currentPassword: PASSWORD },
+      });
+      expect(changed.statusCode).toBe(200);
+      await mailedToken(moved, EMAIL_VERIFICATION_MAIL_KIND);
+    }
+    const limited = await post('/api/v1/auth/verification-email', undefined, cookie);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.message).toBe(MESSAGES.rateLimited);
+  });
+
+  it('a resend used up in the banner leaves an e-mail change in Settings without a link', async () => {
+    const { email, cookie } = await register();
+    await mailedToken(email, EMAIL_VERIFICATION_MAIL_KIND);
+    for (let sent = 1; sent <= 3; sent += 1)
+      expect((await post('/api/v1/auth/verification-email', undefined, cookie)).statusCode).toBe(200);
+    const moved = `moved-${email}`;
+    const changed = await harness.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/settings/profile',
+      headers: { cookie },
+      payload: { name: 'Vera', email: moved, currentPassword: PASSWORD },
+    });
+    expect(changed.statusCode).toBe(200);
+    await harness.app.context.mailer.drain();
+    expect(await readOutbox(harness.app.context, moved, EMAIL_VERIFICATION_MAIL_KIND)).toHaveLength(0);
   });
 
   it('a reset of an unconfirmed account removes what its creator set up, and leaves confirming to the link', async () => {

@@ -5,6 +5,8 @@ import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createLimiter } from './limiter.ts';
 import { publicOrigin } from './public-origin.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/index.ts';
@@ -57,6 +59,22 @@ export async function sendEmailVerification(
   });
 }
 
+const confirmationMailLimiters = new WeakMap<object, RateLimiterAbstract>();
+
+/**
+ * The count of confirmation links mailed per account, three an hour: the banner's resend and an
+ * e-mail change in Settings take from the same one. One instance per app (keyed by its context),
+ * so the in-memory store is shared too, not only the Redis keys.
+ */
+export function confirmationMailLimiter(context: Pick<AppContext, 'redis'>): RateLimiterAbstract {
+  let limiter = confirmationMailLimiters.get(context);
+  if (!limiter) {
+    limiter = createLimiter({ name: 'verification-account', points: 3, durationSeconds: 60 * 60, redis: context.redis });
+    confirmationMailLimiters.set(context, limiter);
+  }
+  return limiter;
+}
+
 /**
  * Sends the confirmation link for `user`'s address after the answer (closing the app waits for
  * it); a failure is logged, never the request's error.
@@ -78,17 +96,22 @@ export function mailVerificationLater(
  * Marks the signed-in account's e-mail as confirmed when the token is valid for it and its
  * current address. Only the account's own session may confirm: otherwise whoever registered
  * someone else's address would have it confirmed the moment that person (or a mail scanner)
- * opened the link, and would keep what they set up through the owner's reset (ADR 0010).
+ * opened the link, and would keep what they set up through the owner's reset (ADR 0010). A valid
+ * link for another account is refused with its own code (403 `verification_link_other_account`).
  */
 export async function verifyEmail(db: Database, secret: string, token: string, signedIn: UserRow, now: number): Promise<UserRow> {
   const invalid = () => new AppError('bad_request', AUTH_COPY.verifyEmailInvalid, { fields: { token: AUTH_COPY.verifyEmailInvalid } });
   const [userId = '', expiry = '', given = ''] = token.split('.');
   const expiresAtSeconds = Number(expiry);
-  if (userId !== signedIn.id || !Number.isSafeInteger(expiresAtSeconds) || expiresAtSeconds * 1000 < now) throw invalid();
-  const user = (await findUserById(db, userId)) ?? signedIn;
+  if (!userId || !Number.isSafeInteger(expiresAtSeconds) || expiresAtSeconds * 1000 < now) throw invalid();
+  const user = userId === signedIn.id ? ((await findUserById(db, userId)) ?? signedIn) : await findUserById(db, userId);
+  if (!user) throw invalid();
   const expected = Buffer.from(signature(secret, user.id, user.email, expiresAtSeconds));
   const actual = Buffer.from(given);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw invalid();
+  // A good link opened in another account's session: said apart from a bad link, since signing out
+  // and opening it again is what works (whoever holds the link knows whose it is anyway).
+  if (user.id !== signedIn.id) throw new AppError('verification_link_other_account', AUTH_COPY.verifyEmailOtherAccount);
   if (user.verified) return user;
   // Only while the address is still the one the link was signed for (an e-mail change may race this).
   const [confirmed] = await db

@@ -164,6 +164,26 @@ describe('forgot and reset password', () => {
     expect((await post('/api/v1/auth/reset-password', { token, password: NEW_PASSWORD })).statusCode).toBe(200);
   });
 
+  it("a stranger's requests do not use up the owner's three reset e-mails an hour", async () => {
+    const { email } = await account();
+    const from = (remoteAddress: string) =>
+      harness.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email }, remoteAddress });
+    const mailed = async () => {
+      await harness.app.context.mailer.drain();
+      return (await readOutbox(harness.app.context, email, PASSWORD_RESET_MAIL_KIND)).length;
+    };
+    // The stranger's fourth, from another address in the same IPv6 /64, is the same client's.
+    for (const address of ['2001:db8:5:1::1', '2001:db8:5:1::2', '2001:db8:5:1::3', '2001:db8:5:1::4']) {
+      const response = await from(address);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ message: AUTH_COPY.forgotPasswordSent });
+    }
+    expect(await mailed()).toBe(3);
+    const owner = await from('10.5.251.1');
+    expect(owner.json()).toEqual({ message: AUTH_COPY.forgotPasswordSent });
+    expect(await mailed()).toBe(4);
+  });
+
   it('links point at the server itself, not at a forged Host header', async () => {
     const { email } = await account();
     await harness.app.inject({

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
@@ -23,26 +23,59 @@ export interface NewSession {
   remember: boolean;
 }
 
-export async function createSession(
-  db: Database,
-  userId: string,
-  options: { remember: boolean; userAgent?: string | undefined; ip?: string | undefined; now: number },
-): Promise<NewSession> {
+type SessionOptions = { remember: boolean; userAgent?: string | undefined; ip?: string | undefined; now: number };
+
+/** A new token and the row that stores its hash. */
+function newSessionRow(userId: string, options: SessionOptions) {
   const token = randomToken(32);
-  const tokenHash = sha256(token);
   const policy = options.remember ? SESSION_POLICY.remember : SESSION_POLICY.standard;
-  const expiresAt = new Date(options.now + policy.absoluteMs);
-  await db.insert(sessions).values({
-    tokenHash,
+  const row = {
+    tokenHash: sha256(token),
     userId,
     remember: options.remember,
     userAgent: options.userAgent?.slice(0, 512) ?? null,
     ip: options.ip ?? null,
     createdAt: new Date(options.now),
     lastSeenAt: new Date(options.now),
-    expiresAt,
-  });
-  return { token, tokenHash, expiresAt, remember: options.remember };
+    expiresAt: new Date(options.now + policy.absoluteMs),
+  };
+  return { token, row };
+}
+
+/** A session for a sign-in that needs no password check at insert time (single sign-on, registration). */
+export async function createSession(db: Database, userId: string, options: SessionOptions): Promise<NewSession> {
+  const { token, row } = newSessionRow(userId, options);
+  await db.insert(sessions).values(row);
+  return { token, tokenHash: row.tokenHash, expiresAt: row.expiresAt, remember: row.remember };
+}
+
+/**
+ * A password sign-in's session, opened only while the account's password hash is still the one
+ * the sign-in verified; null when it has changed since. A reset or change of password stores the
+ * new hash and then revokes the sessions: a sign-in that checked the old password (argon2 takes
+ * a while) and inserted after that revocation would otherwise outlive it. Checked in the insert
+ * itself; FOR SHARE makes it wait for an update of the row not yet committed (PostgreSQL) and
+ * read the row as that update left it, and makes such an update wait for this insert, which the
+ * revocation after it then sees.
+ */
+export async function createSessionWhilePasswordIs(
+  db: Database,
+  userId: string,
+  passwordHash: string,
+  options: SessionOptions,
+): Promise<NewSession | null> {
+  const { token, row } = newSessionRow(userId, options);
+  const result = await db.execute<{ token_hash: string }>(sql`
+    insert into sessions (token_hash, user_id, remember, user_agent, ip, created_at, last_seen_at, expires_at)
+    select ${row.tokenHash}::text, users.id, ${row.remember}::boolean, ${row.userAgent}::text, ${row.ip}::text,
+      ${row.createdAt.toISOString()}::timestamptz, ${row.lastSeenAt.toISOString()}::timestamptz, ${row.expiresAt.toISOString()}::timestamptz
+    from users
+    where users.id = ${userId} and users.password_hash = ${passwordHash}
+    for share of users
+    returning token_hash
+  `);
+  if (result.rows.length === 0) return null;
+  return { token, tokenHash: row.tokenHash, expiresAt: row.expiresAt, remember: row.remember };
 }
 
 /** The session and user behind a token, or null when unknown, revoked, idle too long or expired. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { readJson } from './http.ts';
+import { parseAnswer, readJson } from './http.ts';
 
 /** The parts of an OpenID Provider's metadata the relying party uses. */
 export const DiscoveryDocument = z.object({
@@ -30,7 +30,8 @@ export function createDiscovery(): Discovery {
       const cached = cache.get(issuer);
       if (cached && options.now - cached.fetchedAt < CACHE_MS) return cached.document;
       const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-      const document = DiscoveryDocument.parse(await readJson(options.fetch, url, { method: 'GET' }, 'the provider metadata'));
+      const what = 'the provider metadata';
+      const document = parseAnswer(DiscoveryDocument, await readJson(options.fetch, url, { method: 'GET' }, what), what);
       const matches =
         document.issuer === issuer ||
         (options.multiTenant && document.issuer.includes(TENANT_PLACEHOLDER) && sameHost(document.issuer, issuer));

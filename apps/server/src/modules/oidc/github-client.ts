@@ -1,7 +1,7 @@
 import { SSO_PROVIDER_NAMES } from '@conductor/shared/schemas/sso';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { ProviderRefusal, readJson } from './http.ts';
+import { ProviderRefusal, parseAnswer, readJson } from './http.ts';
 import type { SsoProvider } from './provider-types.ts';
 
 /** GitHub is OAuth 2 without OpenID Connect: no ID token, so the identity comes from its user API. */
@@ -90,7 +90,8 @@ export function createGithubClient(options: GithubClientOptions): SsoProvider {
       }
       const token = answer.data.access_token;
       const api = options.apiUrl.replace(/\/$/, '');
-      const user = GithubUser.parse(await readJson(options.fetch, `${api}/user`, { headers: apiHeaders(token) }, 'your GitHub profile'));
+      const profile = 'your GitHub profile';
+      const user = parseAnswer(GithubUser, await readJson(options.fetch, `${api}/user`, { headers: apiHeaders(token) }, profile), profile);
       const emails = GithubEmails.safeParse(
         await readJson(options.fetch, `${api}/user/emails`, { headers: apiHeaders(token) }, 'your GitHub emails').catch(() => []),
       );

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 
 const TIMEOUT_MS = 10_000;
@@ -37,6 +38,16 @@ export async function readJson(fetcher: typeof fetch, url: string, init: Request
   }
   if (body === undefined) throw new AppError('bad_request', `The sign-in provider sent an unreadable answer for ${what}.`);
   return body;
+}
+
+/**
+ * A provider's answer read with `schema`; one that does not fit is the same clear refusal as an
+ * unreadable one (not a ZodError, which would be a 500).
+ */
+export function parseAnswer<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new AppError('bad_request', `The sign-in provider sent an unreadable answer for ${what}.`);
+  return parsed.data;
 }
 
 /** The provider answered with an OAuth error (e.g. `invalid_grant` for a replayed code). */

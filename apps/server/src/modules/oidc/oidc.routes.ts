@@ -9,6 +9,7 @@ import {
 } from '@conductor/shared/schemas/sso';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { addressBucket } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
 import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
 import { publicOrigin } from '../auth/public-origin.ts';
@@ -33,7 +34,8 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ providers: SsoProviders; transa
   const attempts = createLimiter({ name: 'sso-ip', points: 30, durationSeconds: 60, redis });
 
   const limit = async (request: FastifyRequest) => {
-    const waitMs = await consumeOrWait(attempts, request.ip);
+    // Per client as the other sign-in limits count one (an IPv6 /64 is one subscriber).
+    const waitMs = await consumeOrWait(attempts, addressBucket(request.ip));
     if (waitMs > 0) throw new AppError('rate_limited', MESSAGES.rateLimited, { retryAfterSeconds: Math.ceil(waitMs / 1000) });
   };
 

@@ -14,7 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
-import { mailVerificationLater } from '../auth/email-verification.ts';
+import { confirmationMailLimiter, mailVerificationLater } from '../auth/email-verification.ts';
 import { consumeOrWait, createLimiter } from '../auth/limiter.ts';
 import { signedIn } from '../portal/signed-in.ts';
 import { allowsLocalResource } from '../provider-keys/azure-resource.ts';
@@ -41,8 +41,8 @@ const passwordChecksThrottled = (minutes: number) =>
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, clock, secrets, mailer, env } = app.context;
   const tags = ['Settings'];
-  // The same limiter name as the auth routes' resend: on Redis they share one count per account.
-  const confirmationMails = createLimiter({ name: 'verification-account', points: 3, durationSeconds: 60 * 60, redis: app.context.redis });
+  // The auth routes' resend takes from the same count per account (one instance, in memory too).
+  const confirmationMails = confirmationMailLimiter(app.context);
   const passwordChecks = createLimiter({ name: 'settings-password-check', redis: app.context.redis, ...PASSWORD_CHECKS });
   /**
    * Runs a change that checks the current password (the password itself, the e-mail). Wrong

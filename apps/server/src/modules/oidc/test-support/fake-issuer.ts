@@ -34,6 +34,8 @@ export class FakeIssuer {
   readonly options: FakeIssuerOptions;
   mode: IdTokenMode = 'ok';
   subject = `user-${randomBytes(4).toString('hex')}`;
+  /** Replaces the discovery document's fields (e.g. `{ token_endpoint: undefined }` for a malformed one). */
+  discoveryOverride: Record<string, unknown> = {};
   /** The authorization requests received, for assertions on their parameters. */
   readonly authorizeRequests: URLSearchParams[] = [];
   #server: Server | undefined;
@@ -93,6 +95,7 @@ export class FakeIssuer {
           authorization_endpoint: `${this.url}/authorize`,
           token_endpoint: `${this.url}/token`,
           jwks_uri: `${this.url}/jwks`,
+          ...this.discoveryOverride,
         },
       };
     }

@@ -1,4 +1,4 @@
-import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
+import { AUTH_COPY, VERIFY_EMAIL_OTHER_ACCOUNT } from '@conductor/shared/schemas/auth-copy';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '~/lib/api-client';
@@ -33,13 +33,16 @@ export function VerifyEmail({ token }: { token: string | null }) {
           setState({ kind: 'sign-in' });
           return;
         }
-        // A 400 is the link itself; anything else (server or network) says what it was.
+        // A 400 is the link itself; a good link for another account says how to use it; anything
+        // else (server or network) says what it was.
         const message =
-          error instanceof ApiError && error.status === 400
-            ? AUTH_COPY.verifyEmailInvalid
-            : error instanceof Error
-              ? error.message
-              : AUTH_COPY.verifyEmailInvalid;
+          error instanceof ApiError && error.code === VERIFY_EMAIL_OTHER_ACCOUNT
+            ? AUTH_COPY.verifyEmailOtherAccount
+            : error instanceof ApiError && error.status === 400
+              ? AUTH_COPY.verifyEmailInvalid
+              : error instanceof Error
+                ? error.message
+                : AUTH_COPY.verifyEmailInvalid;
         setState({ kind: 'failed', message });
       },
     );
