@@ -1,7 +1,8 @@
 # Conductor: one image serving the web app, the portal API, the gateway and the OIDC issuer.
 # Build:  docker build -t conductor .
-# Run:    docker run -p 8080:8080 -e HOST=0.0.0.0 -e DATABASE_URL=... -e REDIS_URL=... \
-#           -e SESSION_SECRET=... -e ENCRYPTION_KEY=... conductor
+# Run:    docker run -p 8080:8080 -e PUBLIC_URL=https://conductor.example.com -e DATABASE_URL=... \
+#           -e REDIS_URL=... -e SESSION_SECRET=... -e ENCRYPTION_KEY=... [-e METRICS_TOKEN=...] conductor
+#         (production on 0.0.0.0 refuses to start without an https PUBLIC_URL; /metrics needs METRICS_TOKEN)
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -26,5 +27,5 @@ COPY --from=build /app/apps/web/build/client apps/web/build/client
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/v1/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/livez').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "apps/server/dist/server.js"]

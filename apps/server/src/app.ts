@@ -18,6 +18,7 @@ import { gatewayPlugin } from './gateway/gateway.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { BILLING_SWEEP_MS, registerBillingSweep } from './modules/billing/billing-sweep.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { Readiness } from './modules/health/readiness.ts';
 import { portalPlugin } from './modules/portal/portal.plugin.ts';
 import { publicSitePlugin } from './modules/public-site/public-site.plugin.ts';
 import { registerOpenApi } from './modules/support/openapi.ts';
@@ -120,12 +121,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerJsonParser(app);
   registerMetrics(app, context.metrics, env.METRICS_TOKEN);
 
+  app.decorate('readiness', new Readiness());
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(portalPlugin);
   await app.register(publicSitePlugin);
   await app.register(supportPlugin);
   await app.register(gatewayPlugin);
+  // Before the listener closes, whose close waits for every response: a stream left open would hold
+  // it until the process is killed, so each ends now with an explicit error event (and is metered).
+  app.addHook('preClose', async () => {
+    app.readiness.beginShutdown();
+    app.gateway.streams.endForShutdown();
+  });
   registerBillingSweep(app, options.billingSweepMs ?? BILLING_SWEEP_MS);
   registerOutboxRelay(app, options.outboxRelayMs ?? OUTBOX_RELAY_MS);
   await syncDemoAccount(context, app.log); // DEMO_ACCOUNT=on: the demo account and its usage history; off: removed.

@@ -1,5 +1,7 @@
 import { ConfigError, type Env, parseEnv } from './config/env.ts';
 import { buildApp } from './app.ts';
+import { settlesWithin } from './lib/deadline.ts';
+import { closeGracefully } from './modules/health/readiness.ts';
 
 /** Entry point: parse config, build the app, listen, and shut down gracefully. */
 async function main(): Promise<void> {
@@ -24,20 +26,31 @@ async function main(): Promise<void> {
       else failedWhileStarting = true;
     },
   });
+  // Usage already recorded is written even when the stop is forced; a database that does not answer gets 2 s.
+  const flushUsage = () =>
+    settlesWithin(app.gateway.meter.flush(), 2_000).catch((error: unknown) => {
+      app.log.error({ err: error }, 'could not write the buffered usage before exiting');
+    });
   let closing = false;
   const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
+    const timer = setTimeout(async () => {
+      app.log.error({ graceMs: env.SHUTDOWN_GRACE_MS }, 'shutdown grace period over: exiting with requests still open');
+      await flushUsage();
+      process.exit(1);
+    }, env.SHUTDOWN_GRACE_MS);
     try {
-      await app.close();
-      process.exit(exitCode);
+      // Only a stop signal drains: after a fatal error, nothing is served any more.
+      await closeGracefully(app, exitCode === 0 ? env.SHUTDOWN_DRAIN_MS : 0);
     } catch (error) {
       app.log.error({ err: error }, 'error during shutdown');
-      process.exit(1);
+      await flushUsage();
+      exitCode = 1;
     }
+    clearTimeout(timer);
+    process.exit(exitCode);
   };
   onFatal = () => void shutdown('database stopped', 1);
   if (failedWhileStarting) return onFatal();

@@ -105,13 +105,25 @@ describe('server process', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/PORT/);
     expect(stderr).toMatch(/Invalid configuration/);
+    // The drain is part of the grace period, so it must be shorter.
+    const drain = await runServer({ SHUTDOWN_DRAIN_MS: '30000', SHUTDOWN_GRACE_MS: '25000' });
+    expect(drain.code).toBe(1);
+    expect(drain.stderr).toMatch(/SHUTDOWN_DRAIN_MS: must be less than SHUTDOWN_GRACE_MS/);
   });
 
-  it('serves on PORT and shuts down gracefully on SIGTERM', async () => {
+  it('serves on PORT, and on SIGTERM stops being ready, drains, and exits with 0', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'conductor-sigterm-'));
     const port = await freePort();
     const child = spawn(process.execPath, [serverEntry], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', DEMO_ACCOUNT: 'off', NODE_ENV: 'test' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        DEMO_ACCOUNT: 'off',
+        NODE_ENV: 'test',
+        SHUTDOWN_DRAIN_MS: '1500',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -128,7 +140,13 @@ describe('server process', () => {
     }
     expect(health?.status).toBe(200);
     expect(await health?.json()).toMatchObject({ status: 'operational' });
+    const probe = (path: string) => fetch(`http://127.0.0.1:${port}${path}`).then((response) => response.status);
+    expect(await probe('/livez')).toBe(200);
+    expect(await probe('/readyz')).toBe(200);
     child.kill('SIGTERM');
+    // During the drain the instance still answers, but is no longer ready.
+    await expect.poll(() => probe('/readyz'), { timeout: 1_000, interval: 50 }).toBe(503);
+    expect(await probe('/livez')).toBe(200);
     expect(await exited).toBe(0);
     expect(output).toContain('shutting down');
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseEnv } from './env.ts';
+import { ConfigError, isLoopbackHost, parseEnv } from './env.ts';
+
+/** Secrets as `openssl rand -hex 32` makes them. */
+const secrets = {
+  SESSION_SECRET: '3f9c1a7e5b2d8064c1e97a3b5d2f8e60a4c7b1d9e3f5a2c8b6d0e4f1a7c3b9d5',
+  ENCRYPTION_KEY: '8e2b4d6f1a3c5e7092b4d6f8a1c3e5f7b9d2f4a6c8e0b3d5f7a9c1e4b6d8f0a2',
+};
 
 describe('parseEnv', () => {
   it('applies the documented defaults', () => {
@@ -37,8 +43,54 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ NODE_ENV: 'production' })).toThrowError(/SESSION_SECRET.*required/s);
   });
 
+  it('refuses obviously weak secrets in production, naming the variable but not the value', () => {
+    for (const [name, weak] of [
+      ['SESSION_SECRET', 'a'.repeat(32)],
+      ['SESSION_SECRET', 'ab'.repeat(16)],
+      ['ENCRYPTION_KEY', '0'.repeat(64)],
+      ['ENCRYPTION_KEY', 'F'.repeat(32) + 'f'.repeat(32)],
+    ] as const) {
+      const parse = () => parseEnv({ NODE_ENV: 'production', ...secrets, [name]: weak });
+      expect(parse, weak).toThrowError(new RegExp(`${name}: too weak for NODE_ENV=production`));
+      expect(parse, weak).toThrowError(expect.objectContaining({ message: expect.not.stringContaining(weak) }));
+      // Development and tests take them (they are generated there when unset).
+      expect(parseEnv({ [name]: weak })[name]).toBe(weak);
+    }
+    expect(parseEnv({ NODE_ENV: 'production', ...secrets }).SESSION_SECRET).toBe(secrets.SESSION_SECRET);
+  });
+
+  it('requires an https PUBLIC_URL in production when HOST is not a loopback address', () => {
+    const production = { NODE_ENV: 'production', ...secrets };
+    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', 'conductor.internal']) {
+      expect(() => parseEnv({ ...production, HOST }), HOST).toThrowError(
+        /PUBLIC_URL: required \(https:\/\/your-domain\) when NODE_ENV=production and HOST/,
+      );
+      expect(() => parseEnv({ ...production, HOST, PUBLIC_URL: 'http://conductor.example' }), HOST).toThrowError(
+        /PUBLIC_URL: must start with https:\/\//,
+      );
+      expect(parseEnv({ ...production, HOST, PUBLIC_URL: 'https://conductor.example' }).PUBLIC_URL).toBe('https://conductor.example');
+    }
+    // On loopback (a reverse proxy on the same host, the benchmark, `npm run start:prod`) the request's own origin serves.
+    for (const HOST of ['127.0.0.1', 'localhost', '::1']) expect(parseEnv({ ...production, HOST }).HOST).toBe(HOST);
+    // Outside production nothing changes: a container in development listens on every address.
+    expect(parseEnv({ HOST: '0.0.0.0' }).PUBLIC_URL).toBeUndefined();
+    expect(parseEnv({ NODE_ENV: 'test', HOST: '0.0.0.0' }).PUBLIC_URL).toBeUndefined();
+  });
+
+  it('lists every production problem at once', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production', HOST: '0.0.0.0', SESSION_SECRET: 'a'.repeat(32) })).toThrowError(
+      /SESSION_SECRET: too weak.*ENCRYPTION_KEY: required.*PUBLIC_URL: required/s,
+    );
+  });
+
+  it('knows the loopback addresses', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example', '127.0.0.1.nip.io', ''])
+      expect(isLoopbackHost(host), host).toBe(false);
+  });
+
   it('seeds the public demo account by default, except in production unless asked', () => {
-    const secrets = { SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'ab'.repeat(32) };
     expect(parseEnv({}).DEMO_ACCOUNT).toBe('on');
     expect(parseEnv({ NODE_ENV: 'production', ...secrets }).DEMO_ACCOUNT).toBe('off');
     expect(parseEnv({ NODE_ENV: 'production', ...secrets, DEMO_ACCOUNT: 'on' }).DEMO_ACCOUNT).toBe('on');

@@ -86,6 +86,10 @@ export const EnvSchema = z.object({
   /** Records /status history; default on, except under NODE_ENV=test where it must be switched on. */
   HEALTH_CHECK_SCHEDULER: z.enum(['on', 'off']).optional(),
   METRICS_TOKEN: optionalString,
+  /** A stop's whole budget, drain included: past it the process writes the usage it holds and exits with 1, cutting what is still open. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
+  /** After SIGTERM/SIGINT, how long `GET /readyz` answers 503 while requests are still served, before the listener closes. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   // Hosted provider keys and base URLs (base URLs are overridable so tests aim at fake upstreams).
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
@@ -106,7 +110,7 @@ export const EnvSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  // Gateway tuning: circuit breaker per upstream, usage batching, and the Redis key prefix for limits.
+  // Gateway tuning: circuit breaker per upstream, usage batching; and the prefix of every Redis key the server writes.
   GATEWAY_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   GATEWAY_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   GATEWAY_USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
@@ -115,6 +119,7 @@ export const EnvSchema = z.object({
    * time. Unset: 2,000 on PostgreSQL, 500 on the embedded PGlite (whose writes may run on the request thread).
    */
   GATEWAY_USAGE_BATCH: z.coerce.number().int().min(1).max(20_000).optional(),
+  /** Prefixes every Redis key and channel of this deployment (limits, throttles, sign-on transactions), so several can share one Redis. */
   GATEWAY_REDIS_PREFIX: z.string().min(1).max(100).default('conductor:'),
   /** Distinct refused API keys per client address and minute before its uncached keys wait; 0 turns the guard off. */
   GATEWAY_KEY_LOOKUP_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(60),
@@ -154,14 +159,55 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       }),
     );
   }
+  if (result.data.SHUTDOWN_DRAIN_MS >= result.data.SHUTDOWN_GRACE_MS) {
+    throw new ConfigError([
+      `SHUTDOWN_DRAIN_MS: must be less than SHUTDOWN_GRACE_MS (${result.data.SHUTDOWN_GRACE_MS}), which includes it (got "${result.data.SHUTDOWN_DRAIN_MS}")`,
+    ]);
+  }
   if (result.data.UPSTREAM_ALLOW_LOCAL && result.data.NODE_ENV !== 'test') {
     throw new ConfigError(['UPSTREAM_ALLOW_LOCAL: only allowed when NODE_ENV=test']);
   }
   if (result.data.NODE_ENV === 'production') {
     // Anyone may sign in to the demo account: a production server seeds it only when asked to.
     if (source.DEMO_ACCOUNT === undefined) result.data.DEMO_ACCOUNT = 'off';
-    const missing = (['SESSION_SECRET', 'ENCRYPTION_KEY'] as const).filter((name) => !result.data[name]);
-    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required when NODE_ENV=production`));
+    const issues = productionIssues(result.data);
+    if (issues.length > 0) throw new ConfigError(issues);
   }
   return result.data;
+}
+
+/** Fewer different characters than this makes a secret obviously weak (`aaaa…`, an all-zero key, `abab…`). */
+const MIN_SECRET_DISTINCT_CHARACTERS = 8;
+
+/**
+ * What NODE_ENV=production requires beyond the schema: explicit secrets that are not obviously
+ * weak, and, when the server listens beyond loopback (browsers reach it over the network), an
+ * https PUBLIC_URL: mailed links, single sign-on redirect URIs and the demo issuer are built from
+ * it (else from localhost), and it turns on Secure cookies and HSTS.
+ */
+function productionIssues(env: Env): string[] {
+  const issues: string[] = [];
+  for (const name of ['SESSION_SECRET', 'ENCRYPTION_KEY'] as const) {
+    const value = env[name];
+    if (!value) issues.push(`${name}: required when NODE_ENV=production`);
+    else if (new Set(value.toLowerCase()).size < MIN_SECRET_DISTINCT_CHARACTERS) {
+      issues.push(
+        `${name}: too weak for NODE_ENV=production (fewer than ${MIN_SECRET_DISTINCT_CHARACTERS} different characters); generate one with \`openssl rand -hex 32\``,
+      );
+    }
+  }
+  if (!isLoopbackHost(env.HOST)) {
+    const why = `when NODE_ENV=production and HOST (${env.HOST}) is not a loopback address: e-mailed links, single sign-on redirects and the demo issuer use it (else localhost), and https turns on Secure cookies and HSTS`;
+    if (!env.PUBLIC_URL) issues.push(`PUBLIC_URL: required (https://your-domain) ${why}`);
+    else if (!env.PUBLIC_URL.startsWith('https:')) issues.push(`PUBLIC_URL: must start with https:// ${why}`);
+  }
+  return issues;
+}
+
+/** `localhost`, `127.0.0.0/8` or `::1`: only this machine reaches the server (a reverse proxy beside it, a test). */
+export function isLoopbackHost(host: string): boolean {
+  const address = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (address === 'localhost' || address === '::1') return true;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return isIP(v4) === 4 && v4.startsWith('127.');
 }

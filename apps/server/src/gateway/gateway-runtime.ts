@@ -12,6 +12,7 @@ import { FailoverLimitStore } from './limits/failover-limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { UsageMeter, usageBatchSize } from './metering/usage-meter.ts';
+import { OpenStreams } from './pipeline/open-streams.ts';
 import type { AdapterContext } from './providers/types.ts';
 import { BreakerRegistry } from './routing/circuit-breaker.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './routing/retry-policy.ts';
@@ -24,6 +25,8 @@ export interface GatewayRuntime {
   authenticator: ApiKeyAuthenticator;
   limiter: AccountLimiter;
   meter: UsageMeter;
+  /** Streams in progress: a shutdown ends them (`endForShutdown`) before it waits for the listener to close. */
+  streams: OpenStreams;
   breakers: BreakerRegistry;
   transport: UpstreamTransport;
   upstreams: Upstreams;
@@ -157,6 +160,7 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
     authenticator,
     limiter,
     meter,
+    streams: new OpenStreams(),
     breakers,
     transport,
     upstreams,

@@ -86,3 +86,43 @@ describe('GET /metrics', () => {
     }
   });
 });
+
+describe('GET /metrics in production', () => {
+  const production = {
+    NODE_ENV: 'production',
+    SESSION_SECRET: '3f9c1a7e5b2d8064c1e97a3b5d2f8e60a4c7b1d9e3f5a2c8b6d0e4f1a7c3b9d5',
+    ENCRYPTION_KEY: '8e2b4d6f1a3c5e7092b4d6f8a1c3e5f7b9d2f4a6c8e0b3d5f7a9c1e4b6d8f0a2',
+    HEALTH_CHECK_SCHEDULER: 'off',
+  };
+  let withoutToken: TestApp;
+  let withToken: TestApp;
+  beforeAll(async () => {
+    [withoutToken, withToken] = await Promise.all([
+      createTestApp(production),
+      createTestApp({ ...production, METRICS_TOKEN: 'metrics-token-for-tests' }),
+    ]);
+  });
+  afterAll(async () => Promise.all([withoutToken?.close(), withToken?.close()]));
+
+  it('answers 404, as an unknown path, without METRICS_TOKEN, even on loopback', async () => {
+    const response = await withoutToken.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
+    expect(response.body).not.toContain('conductor_');
+  });
+
+  it('needs the token on loopback too: a reverse proxy on the same host may relay anyone without forwarding headers', async () => {
+    const local = await withToken.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(local.statusCode).toBe(403);
+    const wrong = await withToken.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer nope' } });
+    expect(wrong.statusCode).toBe(403);
+    const scraped = await withToken.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: 'Bearer metrics-token-for-tests' },
+    });
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.body).toContain('conductor_http_requests_total');
+  });
+});

@@ -5,8 +5,14 @@ import type { Metrics } from '../lib/metrics.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-/** Request counts and latencies by route, and `GET /metrics` for loopback or a bearer token. */
+/**
+ * Request counts and latencies by route, and `GET /metrics`: with the bearer token, or outside
+ * production from loopback. In production only the token opens it (a reverse proxy on the same
+ * host may relay anyone from loopback without a forwarding header), and without METRICS_TOKEN
+ * it answers 404 like any unknown path.
+ */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  const loopbackAllowed = app.context.env.NODE_ENV !== 'production';
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route !== '/metrics') metrics.http.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
@@ -14,21 +20,31 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!allowed(request, token)) throw new AppError('forbidden', 'Metrics are available on loopback or with the metrics token.');
+    if (!token && !loopbackAllowed) throw app.unrouted(request, reply);
+    if (!hasToken(request, token) && !(loopbackAllowed && local(request))) {
+      throw new AppError(
+        'forbidden',
+        loopbackAllowed ? 'Metrics are available on loopback or with the metrics token.' : 'Metrics are available with the metrics token.',
+      );
+    }
     reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store');
     return metrics.registry.metrics();
   });
 }
 
-function allowed(request: FastifyRequest, token: string | undefined): boolean {
+function hasToken(request: FastifyRequest, token: string | undefined): boolean {
   const header = request.headers.authorization;
-  if (token && header?.startsWith('Bearer ')) {
-    const given = Buffer.from(header.slice(7));
-    const expected = Buffer.from(token);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
-  }
-  // Loopback means a local scraper, not a reverse proxy on the same host relaying anyone: a
-  // forwarded request (a trusted proxy's client address, or any forwarding header) is not local.
+  if (!token || !header?.startsWith('Bearer ')) return false;
+  const given = Buffer.from(header.slice(7));
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Loopback means a local scraper, not a reverse proxy on the same host relaying anyone: a
+ * forwarded request (a trusted proxy's client address, or any forwarding header) is not local.
+ */
+function local(request: FastifyRequest): boolean {
   const { headers } = request;
   const forwarded = headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined;
   return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '') && LOOPBACK.has(request.ip);

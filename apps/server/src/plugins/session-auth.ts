@@ -28,6 +28,7 @@ export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
   // Cookies are parsed for the portal API only (below): the gateway and the pages never read them.
   await app.register(fastifyCookie, { hook: false });
   const secure = app.context.env.PUBLIC_URL?.startsWith('https:') ?? app.context.env.NODE_ENV === 'production';
+  const publicOrigin = app.context.env.PUBLIC_URL ? new URL(app.context.env.PUBLIC_URL).origin : undefined;
   app.decorateRequest('auth', null);
 
   // Callback style: the gateway and the pages pass through without a promise per request.
@@ -37,7 +38,7 @@ export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
     const header = request.headers.cookie;
     request.cookies = header ? app.parseCookie(header) : {};
     try {
-      if (STATE_CHANGING.has(request.method)) assertSameOrigin(request);
+      if (STATE_CHANGING.has(request.method)) assertSameOrigin(request, publicOrigin);
     } catch (error) {
       return done(error as Error);
     }
@@ -69,18 +70,26 @@ export async function registerSessionAuth(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** Cross-site state-changing calls are refused: the Origin (or Referer) must be our own host. */
-function assertSameOrigin(request: FastifyRequest): void {
+/**
+ * Cross-site state-changing calls are refused: the Origin (or Referer) must be PUBLIC_URL's origin
+ * or this request's own host. The host is Fastify's `request.host`: the Host header, or
+ * X-Forwarded-Host from a TRUST_PROXY peer only; a reverse proxy that rewrites Host (nginx's default
+ * `$proxy_host`) is covered by PUBLIC_URL. Either is safe: a cross-site page cannot choose the
+ * Origin its visitor's browser sends, nor the Host it sends to us.
+ */
+function assertSameOrigin(request: FastifyRequest, publicOrigin: string | undefined): void {
   const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
   if (!origin) return; // Non-browser clients send neither; SameSite=Lax keeps cookies off cross-site requests.
-  const host = request.headers.host;
-  let originHost: string;
+  let parsed: URL;
   try {
-    originHost = new URL(origin).host;
+    parsed = new URL(origin);
   } catch {
     throw new AppError('forbidden', 'Cross-origin request refused.');
   }
-  if (!host || originHost !== host) throw new AppError('forbidden', 'Cross-origin request refused.');
+  if (publicOrigin !== undefined && parsed.origin === publicOrigin) return;
+  // The scheme is not compared with the request's: behind a TLS-terminating balancer it arrives over http.
+  const host = request.host;
+  if (!host || parsed.host !== host) throw new AppError('forbidden', 'Cross-origin request refused.');
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

@@ -17,6 +17,7 @@ import { planTargets, type WeightedModel } from '../routing/strategies.ts';
 import { estimatePromptTokens, estimateTokens } from '../tokens/token-count.ts';
 import { Cancellation, sleep } from '../transport/cancellation.ts';
 import { headerString, maxTokensOf, parseChatRequest, sandboxLatency, withMaxTokens } from './chat-request.ts';
+import { shutdownRefusal } from './open-streams.ts';
 import { overheadMs, type ServedBy, sendGatewayError, servedHeaders, SSE_DONE, startEventStream } from './responses.ts';
 import { completeOnce, type Exchange } from './upstream-json.ts';
 import { openStream, pumpStream } from './upstream-stream.ts';
@@ -180,6 +181,12 @@ export class ChatCall {
         verdictAtEnd: true,
       });
       this.#servedBy(target);
+      if (this.#runtime.streams.shuttingDown) {
+        // The stream opened after the shutdown began: nothing was sent yet, so the caller gets a retryable 503.
+        stream.call.abort();
+        settle('abandoned');
+        throw shutdownRefusal();
+      }
       this.#streamed = true;
       this.#reply.hijack();
       const response = startEventStream(this.#reply, this.#headers());
@@ -299,11 +306,21 @@ export class ChatCall {
     });
     if (latency > 0) {
       const started = performance.now();
+      // The wait ends early when the client goes away, or when the server shuts down (before any byte: a retryable 503).
+      const wait = new Cancellation();
+      const unsubscribe = this.#cancel.onAbort(() => wait.abort());
+      let shutdown = false;
+      const untrack = this.#runtime.streams.track(() => {
+        shutdown = true;
+        wait.abort();
+      });
       try {
-        await sleep(latency, this.#cancel);
+        await sleep(latency, wait);
       } catch {
-        throw new ClientClosedError();
+        throw shutdown ? shutdownRefusal() : new ClientClosedError();
       } finally {
+        unsubscribe();
+        untrack();
         this.#exchange.upstreamMs += performance.now() - started;
       }
     }

@@ -7,6 +7,7 @@ import type { SseEvent, StreamParser } from '../providers/types.ts';
 import { type AnswerEnd, AttemptFailure, type ResolvedTarget } from '../routing/failover.ts';
 import { SseLineTooLongError, SseParser } from '../transport/sse-parser.ts';
 import type { UpstreamCall } from '../transport/upstream-client.ts';
+import { SHUTDOWN_ERROR_CODE, ServerShutdownError, sseShutdownError } from './open-streams.ts';
 import { SSE_DONE, sseError } from './responses.ts';
 import { buildUpstreamRequest, type Exchange, failureFrom, isSuccess, rejectStatus, startUpstream } from './upstream-json.ts';
 
@@ -137,7 +138,8 @@ export interface StreamOutcome {
  * an explicit SSE error event and no `[DONE]`. Usage chunks go through only when the client
  * asked (`stream_options.include_usage`); one is synthesised from estimates if the upstream
  * sent none. Backpressure: a full client socket pauses the upstream socket. A client that goes
- * away aborts the upstream request (through the exchange's cancellation).
+ * away aborts the upstream request (through the exchange's cancellation). A server shutdown
+ * ends the stream the same way as a break, with its own error event (`server_shutting_down`).
  */
 export function pumpStream(
   exchange: Exchange,
@@ -157,6 +159,7 @@ export function pumpStream(
   let usageSent = false;
   let last: ChatCompletionChunk | undefined;
   let over = false;
+  let untrack: (() => void) | undefined;
 
   const usageSoFar = (): Usage => {
     if (stream.usage) return stream.usage;
@@ -197,6 +200,7 @@ export function pumpStream(
     };
     const finish = (outcome: StreamOutcome) => {
       over = true;
+      untrack?.();
       response.off('drain', onDrain);
       upstreamEnded(outcome.status === 499 ? 'abandoned' : 'complete');
       resolve(outcome);
@@ -226,8 +230,17 @@ export function pumpStream(
       void before.then(endAfterWait, endAfterWait);
     };
     const fail = (error: unknown) => {
+      // Before the abort, whose error event (a reset) must not fail the stream a second time.
+      over = true;
       call.abort();
       if (exchange.cancel.aborted || response.destroyed) return finish({ status: 499, errorType: 'client_closed', usage: usageSoFar() });
+      if (error instanceof ServerShutdownError) {
+        // Not the upstream's doing: its breaker counts it neither way.
+        upstreamEnded('abandoned');
+        flush();
+        response.end(sseShutdownError());
+        return finish({ status: 503, errorType: SHUTDOWN_ERROR_CODE, usage: usageSoFar() });
+      }
       const failure = failureFrom(error, stream.target, exchange.cancel);
       if (failure instanceof AttemptFailure && failure.unhealthy) upstreamEnded('broken');
       const reason = failure instanceof AttemptFailure ? ` (${failure.upstream.message})` : '';
@@ -251,6 +264,10 @@ export function pumpStream(
 
     afterFeed();
     if (over) return;
+    // Before attaching: the call replays what it buffered at once, which may finish the stream (and untrack it) right there.
+    untrack = exchange.runtime.streams.track(() => {
+      if (!over) fail(new ServerShutdownError());
+    });
     call.attach({
       data(chunk) {
         if (over) return;

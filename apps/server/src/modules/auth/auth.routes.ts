@@ -35,13 +35,14 @@ const tags = ['Auth'];
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database, clock, env, redis, mailer, secrets } = app.context;
   const db = database.db;
-  const throttle = createLoginThrottle(redis);
-  const registrations = createLimiter({ name: 'register-ip', points: 200, durationSeconds: 10 * 60, redis });
-  const resetRequestsPerIp = createLimiter({ name: 'reset-ip', points: 10, durationSeconds: 15 * 60, redis });
+  const redisPrefix = env.GATEWAY_REDIS_PREFIX;
+  const throttle = createLoginThrottle(redis, redisPrefix);
+  const registrations = createLimiter({ name: 'register-ip', points: 200, durationSeconds: 10 * 60, redis, redisPrefix });
+  const resetRequestsPerIp = createLimiter({ name: 'reset-ip', points: 10, durationSeconds: 15 * 60, redis, redisPrefix });
   // Per account and address (an IPv6 /64 as one): what a stranger asks for does not use up the owner's.
-  const resetMailsPerAccount = createLimiter({ name: 'reset-account-ip', points: 3, durationSeconds: 60 * 60, redis });
+  const resetMailsPerAccount = createLimiter({ name: 'reset-account-ip', points: 3, durationSeconds: 60 * 60, redis, redisPrefix });
   // Links are 256-bit tokens or HMACs: this bounds the work one address makes, not guessing.
-  const linkUsesPerIp = createLimiter({ name: 'link-use-ip', points: 30, durationSeconds: 15 * 60, redis });
+  const linkUsesPerIp = createLimiter({ name: 'link-use-ip', points: 30, durationSeconds: 15 * 60, redis, redisPrefix });
   const verificationMailsPerAccount = confirmationMailLimiter(app.context);
 
   /**

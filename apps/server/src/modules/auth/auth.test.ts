@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { MESSAGES } from '@conductor/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,8 +185,9 @@ describe('accounts: register and sign in', () => {
 
 describe('sign-in throttling shared through Redis', () => {
   let harness: TestApp;
+  const prefix = `conductor-test-${randomUUID().slice(0, 8)}:`;
   beforeAll(async () => {
-    harness = await createTestApp({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    harness = await createTestApp({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', GATEWAY_REDIS_PREFIX: prefix });
   });
   afterAll(async () => harness.close());
 
@@ -201,7 +203,8 @@ describe('sign-in throttling shared through Redis', () => {
         remoteAddress: address,
       });
     }
-    const key = `rl:auth:login-account-ip:${email}|${address}`;
+    // Under the deployment's prefix, as every key the server writes (several deployments may share one Redis).
+    const key = `${prefix}rl:auth:login-account-ip:${email}|${address}`;
     expect(Number(await harness.app.context.redis?.get(key))).toBe(LOGIN_LIMITS.accountIpFailures.points);
     const blocked = await harness.app.inject({
       method: 'POST',

@@ -66,10 +66,16 @@ const confirmationMailLimiters = new WeakMap<object, RateLimiterAbstract>();
  * e-mail change in Settings take from the same one. One instance per app (keyed by its context),
  * so the in-memory store is shared too, not only the Redis keys.
  */
-export function confirmationMailLimiter(context: Pick<AppContext, 'redis'>): RateLimiterAbstract {
+export function confirmationMailLimiter(context: Pick<AppContext, 'redis' | 'env'>): RateLimiterAbstract {
   let limiter = confirmationMailLimiters.get(context);
   if (!limiter) {
-    limiter = createLimiter({ name: 'verification-account', points: 3, durationSeconds: 60 * 60, redis: context.redis });
+    limiter = createLimiter({
+      name: 'verification-account',
+      points: 3,
+      durationSeconds: 60 * 60,
+      redis: context.redis,
+      redisPrefix: context.env.GATEWAY_REDIS_PREFIX,
+    });
     confirmationMailLimiters.set(context, limiter);
   }
   return limiter;

@@ -1,20 +1,29 @@
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
-export interface LimiterOptions {
+export type LimiterOptions = {
   /** Distinguishes this limit's counters from every other one. */
   name: string;
   points: number;
   durationSeconds: number;
   /** Shared Redis when configured, so every instance counts together; else per-process memory. */
   redis: Redis | null;
-  /** The counters' key prefix; `rl:auth:<name>` unless given. */
-  keyPrefix?: string;
-}
+} & (
+  | {
+      /** The deployment's prefix of every Redis key (GATEWAY_REDIS_PREFIX): the counters are `<redisPrefix>rl:auth:<name>:…`. */
+      redisPrefix: string;
+      keyPrefix?: undefined;
+    }
+  | {
+      /** The counters' whole key prefix, the deployment's prefix included. */
+      keyPrefix: string;
+      redisPrefix?: undefined;
+    }
+);
 
 /** A counter in Redis (shared) or memory; with Redis down, an in-memory insurance limiter keeps counting. */
 export function createLimiter(options: LimiterOptions): RateLimiterAbstract {
-  const keyPrefix = options.keyPrefix ?? `rl:auth:${options.name}`;
+  const keyPrefix = options.keyPrefix ?? `${options.redisPrefix}rl:auth:${options.name}`;
   const memory = new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.durationSeconds });
   if (!options.redis) return memory;
   return new RateLimiterRedis({

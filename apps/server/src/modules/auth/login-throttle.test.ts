@@ -185,13 +185,13 @@ describe('sign-in throttle shared by two instances through Redis', () => {
       remoteAddress: address,
     });
     expectThrottled(refused);
-    expect(Number(await redis.get(`rl:auth:login-account-ip:${email}|${address}`))).toBe(0);
+    expect(Number(await redis.get(`${first!.app.context.env.GATEWAY_REDIS_PREFIX}rl:auth:login-account-ip:${email}|${address}`))).toBe(0);
   });
 });
 
 describe('createLoginThrottle', () => {
   it('takes a point per attempt and gives it back when the password could not be checked', async () => {
-    const throttle = createLoginThrottle(null);
+    const throttle = createLoginThrottle(null, 'test:');
     const email = uniqueEmail();
     for (let attempt = 0; attempt < 10; attempt += 1) await (await throttle.reserve(email, '192.0.2.1')).release();
     for (let attempt = 0; attempt < LOGIN_LIMITS.accountIpFailures.points; attempt += 1) await throttle.reserve(email, '192.0.2.1');

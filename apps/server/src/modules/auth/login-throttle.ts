@@ -46,10 +46,10 @@ function throttled(waitMs: number): AppError {
  * Each point is taken with one atomic increment (rate-limiter-flexible's INCRBY+EXPIRE Lua script
  * in Redis, a synchronous update in memory), so no two attempts can take the same last point.
  */
-export function createLoginThrottle(redis: Redis | null): LoginThrottle {
-  const accountIp = createLimiter({ name: 'login-account-ip', redis, ...LOGIN_LIMITS.accountIpFailures });
-  const ipFailures = createLimiter({ name: 'login-ip-failures', redis, ...LOGIN_LIMITS.ipFailures });
-  const ipAttempts = createLimiter({ name: 'login-ip-attempts', redis, ...LOGIN_LIMITS.ipAttempts });
+export function createLoginThrottle(redis: Redis | null, redisPrefix: string): LoginThrottle {
+  const accountIp = createLimiter({ name: 'login-account-ip', redis, redisPrefix, ...LOGIN_LIMITS.accountIpFailures });
+  const ipFailures = createLimiter({ name: 'login-ip-failures', redis, redisPrefix, ...LOGIN_LIMITS.ipFailures });
+  const ipAttempts = createLimiter({ name: 'login-ip-attempts', redis, redisPrefix, ...LOGIN_LIMITS.ipAttempts });
   return {
     async reserve(email, ip) {
       const address = addressBucket(ip);

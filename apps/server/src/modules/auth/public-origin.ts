@@ -21,7 +21,11 @@ export function publicOrigin(env: Env, request: FastifyRequest): string {
   return trusted ? candidate.origin : fallback;
 }
 
-/** The origin for links in mail sent without a request (the billing sweep's): PUBLIC_URL, else this server's address. */
+/**
+ * The origin for links in mail sent without a request (the billing sweep's): PUBLIC_URL, else this
+ * server's address. A production server listening beyond loopback cannot start without an https
+ * PUBLIC_URL (config/env.ts), so the localhost fallback serves development, tests and loopback only.
+ */
 export function configuredOrigin(env: Env): string {
   if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;

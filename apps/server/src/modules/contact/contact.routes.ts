@@ -8,8 +8,13 @@ export const CONTACT_RATE_LIMIT = { points: 10, durationSeconds: 600 } as const;
 
 /** `POST /api/v1/contact`: the /contact page's form, stored like a support ticket and confirmed by e-mail. */
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
-  const limit = ipRateLimit({ name: 'contact', redis: app.context.redis, ...CONTACT_RATE_LIMIT });
-  const mayConfirm = confirmationAllowance('contact', app.context.redis);
+  const limit = ipRateLimit({
+    name: 'contact',
+    redis: app.context.redis,
+    redisPrefix: app.context.env.GATEWAY_REDIS_PREFIX,
+    ...CONTACT_RATE_LIMIT,
+  });
+  const mayConfirm = confirmationAllowance('contact', app.context.redis, app.context.env.GATEWAY_REDIS_PREFIX);
 
   app.post(
     '/api/v1/contact',

@@ -1,8 +1,10 @@
 import { HealthResponse } from '@conductor/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { checkHealth } from './health.service.ts';
+import { probeRoutes } from './probe.routes.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(probeRoutes);
   app.get(
     '/v1/health',
     {

@@ -23,5 +23,8 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
   });
   await app.register(demoIssuerPlugin, { provider });
   const providers = createSsoProviders(env, { issuer, clientId: DEMO_CLIENT_ID, clientSecret, fetch: inProcessFetch(app, issuer) });
-  await app.register(oidcRoutes, { providers, transactions: createSsoTransactionStore({ db: database.db, redis, clock, log: app.log }) });
+  await app.register(oidcRoutes, {
+    providers,
+    transactions: createSsoTransactionStore({ db: database.db, redis, redisPrefix: env.GATEWAY_REDIS_PREFIX, clock, log: app.log }),
+  });
 };

@@ -31,7 +31,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ providers: SsoProviders; transa
   const db = database.db;
   const deps = { db, providers: options.providers, transactions: options.transactions };
   const secure = env.PUBLIC_URL?.startsWith('https:') ?? env.NODE_ENV === 'production';
-  const attempts = createLimiter({ name: 'sso-ip', points: 30, durationSeconds: 60, redis });
+  const attempts = createLimiter({ name: 'sso-ip', points: 30, durationSeconds: 60, redis, redisPrefix: env.GATEWAY_REDIS_PREFIX });
 
   const limit = async (request: FastifyRequest) => {
     // Per client as the other sign-in limits count one (an IPv6 /64 is one subscriber).

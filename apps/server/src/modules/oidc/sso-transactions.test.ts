@@ -35,7 +35,7 @@ describe.each([
 
   it('are read once', async () => {
     const { database, redis, clock } = harness.app.context;
-    const store = createSsoTransactionStore({ db: database.db, redis, clock });
+    const store = createSsoTransactionStore({ db: database.db, redis, redisPrefix: 'test:', clock });
     const id = randomUUID();
     await store.put(id, transaction);
     expect(await store.take(id)).toEqual(transaction);
@@ -45,10 +45,10 @@ describe.each([
   it('expire after ten minutes', async () => {
     const { database, redis } = harness.app.context;
     let now = Date.now();
-    const store = createSsoTransactionStore({ db: database.db, redis, clock: { now: () => now } });
+    const store = createSsoTransactionStore({ db: database.db, redis, redisPrefix: 'test:', clock: { now: () => now } });
     const id = randomUUID();
     await store.put(id, transaction);
-    if (redis) expect(await redis.ttl(`sso:tx:${id}`)).toBeGreaterThan(590);
+    if (redis) expect(await redis.ttl(`test:sso:tx:${id}`)).toBeGreaterThan(590);
     else {
       now += 10 * 60 * 1000 + 1;
       expect(await store.take(id)).toBeUndefined();
@@ -69,8 +69,8 @@ describe('sign-on transactions in Redis and the database at once', () => {
 
   it('are still read once (a Redis write that timed out may land after the table took the transaction)', async () => {
     const { database, redis, clock } = harness.app.context;
-    const store = createSsoTransactionStore({ db: database.db, redis, clock });
-    const tableOnly = createSsoTransactionStore({ db: database.db, redis: null, clock });
+    const store = createSsoTransactionStore({ db: database.db, redis, redisPrefix: 'test:', clock });
+    const tableOnly = createSsoTransactionStore({ db: database.db, redis: null, redisPrefix: 'test:', clock });
     const id = randomUUID();
     await store.put(id, transaction);
     await tableOnly.put(id, transaction);
@@ -91,7 +91,7 @@ describe('sign-on transactions with Redis configured but unreachable', () => {
   it('are kept in the database instead, and still read once', async () => {
     const { database, redis, clock } = harness.app.context;
     expect(redis?.status).not.toBe('ready');
-    const store = createSsoTransactionStore({ db: database.db, redis, clock });
+    const store = createSsoTransactionStore({ db: database.db, redis, redisPrefix: 'test:', clock });
     const id = randomUUID();
     await store.put(id, transaction);
     expect(await store.take(id)).toEqual(transaction);

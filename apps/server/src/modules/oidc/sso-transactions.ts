@@ -36,6 +36,8 @@ export interface SsoTransactionStore {
 export function createSsoTransactionStore(deps: {
   db: Database;
   redis: Redis | null;
+  /** The deployment's prefix of every Redis key (GATEWAY_REDIS_PREFIX). */
+  redisPrefix: string;
   clock: Clock;
   log?: FastifyBaseLogger;
 }): SsoTransactionStore {
@@ -56,7 +58,7 @@ export function createSsoTransactionStore(deps: {
     },
   };
   if (!redis) return table;
-  const key = (id: string) => `sso:tx:${id}`;
+  const key = (id: string) => `${deps.redisPrefix}sso:tx:${id}`;
   return {
     async put(id, transaction) {
       try {

@@ -25,13 +25,13 @@ async function outcomes(limit: (request: FastifyRequest) => Promise<void>, ip: s
 
 describe('per-IP rate limit', () => {
   it('allows the configured number of requests per window in memory, then answers 429, per address', async () => {
-    const limit = ipRateLimit({ name: `test-${randomUUID()}`, points: 3, durationSeconds: 60, redis: null });
+    const limit = ipRateLimit({ name: `test-${randomUUID()}`, points: 3, durationSeconds: 60, redis: null, redisPrefix: 'test:' });
     expect(await outcomes(limit, '198.51.100.1', 5)).toEqual(['ok', 'ok', 'ok', 429, 429]);
     expect(await outcomes(limit, '198.51.100.2', 1)).toEqual(['ok']);
   });
 
   it('counts every address of one IPv6 /64 as one client, and another /64 apart', async () => {
-    const limit = ipRateLimit({ name: `test-${randomUUID()}`, points: 2, durationSeconds: 60, redis: null });
+    const limit = ipRateLimit({ name: `test-${randomUUID()}`, points: 2, durationSeconds: 60, redis: null, redisPrefix: 'test:' });
     expect(await outcomes(limit, '2001:db8:1:2::1', 1)).toEqual(['ok']);
     expect(await outcomes(limit, '2001:db8:1:2:ffff:eeee:dddd:cccc', 1)).toEqual(['ok']);
     expect(await outcomes(limit, '2001:db8:1:2::3', 1)).toEqual([429]);
@@ -45,10 +45,23 @@ describe('per-IP rate limit', () => {
     it('counts across instances that share Redis', async () => {
       await redis.connect();
       const name = `test-${randomUUID()}`;
-      const first = ipRateLimit({ name, points: 2, durationSeconds: 60, redis });
-      const second = ipRateLimit({ name, points: 2, durationSeconds: 60, redis });
+      const first = ipRateLimit({ name, points: 2, durationSeconds: 60, redis, redisPrefix: 'test:' });
+      const second = ipRateLimit({ name, points: 2, durationSeconds: 60, redis, redisPrefix: 'test:' });
       expect(await outcomes(first, '203.0.113.9', 1)).toEqual(['ok']);
       expect(await outcomes(second, '203.0.113.9', 2)).toEqual(['ok', 429]);
+      await redis.del(`test:rl:ip:${name}:203.0.113.9`);
+    });
+
+    it("keeps each deployment's counters under its own prefix", async () => {
+      const name = `test-${randomUUID()}`;
+      const mine = ipRateLimit({ name, points: 1, durationSeconds: 60, redis, redisPrefix: 'deployment-a:' });
+      const theirs = ipRateLimit({ name, points: 1, durationSeconds: 60, redis, redisPrefix: 'deployment-b:' });
+      expect(await outcomes(mine, '203.0.113.10', 2)).toEqual(['ok', 429]);
+      expect(await outcomes(theirs, '203.0.113.10', 1)).toEqual(['ok']);
+      const keys = [`deployment-a:rl:ip:${name}:203.0.113.10`, `deployment-b:rl:ip:${name}:203.0.113.10`];
+      expect(await redis.exists(...keys)).toBe(2);
+      expect(await redis.exists(`rl:ip:${name}:203.0.113.10`)).toBe(0);
+      await redis.del(...keys);
     });
   });
 });

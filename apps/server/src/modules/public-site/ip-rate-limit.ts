@@ -12,6 +12,8 @@ export interface IpRateLimitOptions {
   durationSeconds: number;
   /** Shared Redis when configured, so every instance counts together; else per-process memory. */
   redis: Redis | null;
+  /** The deployment's prefix of every Redis key (GATEWAY_REDIS_PREFIX). */
+  redisPrefix: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface IpRateLimitOptions {
  * insurance limiter keeps counting instead of failing open or failing the request.
  */
 export function ipRateLimit(options: IpRateLimitOptions) {
-  const keyPrefix = `rl:ip:${options.name}`;
+  const keyPrefix = `${options.redisPrefix}rl:ip:${options.name}`;
   const memory = new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.durationSeconds });
   const limiter = options.redis
     ? new RateLimiterRedis({

@@ -43,7 +43,12 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Settings'];
   // The auth routes' resend takes from the same count per account (one instance, in memory too).
   const confirmationMails = confirmationMailLimiter(app.context);
-  const passwordChecks = createLimiter({ name: 'settings-password-check', redis: app.context.redis, ...PASSWORD_CHECKS });
+  const passwordChecks = createLimiter({
+    name: 'settings-password-check',
+    redis: app.context.redis,
+    redisPrefix: env.GATEWAY_REDIS_PREFIX,
+    ...PASSWORD_CHECKS,
+  });
   /**
    * Runs a change that checks the current password (the password itself, the e-mail). Wrong
    * current passwords are counted per account, on both: a stolen session cannot guess on, nor

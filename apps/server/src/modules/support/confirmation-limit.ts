@@ -11,9 +11,12 @@ export const CONFIRMATIONS_PER_RECIPIENT = { points: 3, durationSeconds: 60 * 60
 /** Whether a confirmation may be mailed to `recipient` now (takes one of its points when it may). */
 export type ConfirmationAllowance = (recipient: string) => Promise<boolean>;
 
-/** Counted in Redis when configured (shared by every instance), else in memory; `name` keeps each form's counters apart. */
-export function confirmationAllowance(name: string, redis: Redis | null): ConfirmationAllowance {
-  const limiter = createLimiter({ name, redis, keyPrefix: `rl:recipient:${name}`, ...CONFIRMATIONS_PER_RECIPIENT });
+/**
+ * Counted in Redis when configured (shared by every instance, under the deployment's key prefix
+ * GATEWAY_REDIS_PREFIX), else in memory; `name` keeps each form's counters apart.
+ */
+export function confirmationAllowance(name: string, redis: Redis | null, redisPrefix: string): ConfirmationAllowance {
+  const limiter = createLimiter({ name, redis, keyPrefix: `${redisPrefix}rl:recipient:${name}`, ...CONFIRMATIONS_PER_RECIPIENT });
   return async (recipient) => {
     try {
       return (await consumeOrWait(limiter, recipient.trim().toLowerCase())) === 0;

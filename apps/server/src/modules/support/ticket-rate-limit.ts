@@ -8,9 +8,12 @@ import { AppError } from '../../lib/errors.ts';
 /** New tickets per IP and hour: generous for people, a wall for scripts flooding the inbox. */
 export const TICKETS_PER_HOUR = 30;
 
-/** A per-address (IPv6: per /64) `onRequest` limit on ticket creation, shared through Redis when configured. */
-export function ticketRateLimit(redis: Redis | null, points = TICKETS_PER_HOUR) {
-  const keyPrefix = 'rl:ip:support-tickets';
+/**
+ * A per-address (IPv6: per /64) `onRequest` limit on ticket creation, shared through Redis when
+ * configured, under the deployment's key prefix (GATEWAY_REDIS_PREFIX).
+ */
+export function ticketRateLimit(redis: Redis | null, redisPrefix: string, points = TICKETS_PER_HOUR) {
+  const keyPrefix = `${redisPrefix}rl:ip:support-tickets`;
   const memory = new RateLimiterMemory({ keyPrefix, points, duration: 3600 });
   const limiter = redis
     ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: 3600, insuranceLimiter: memory })

@@ -30,13 +30,13 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: ATTACHMENT_MAX_FILES, fields: 20, fieldSize: 64 * 1024, parts: 30 },
   });
 
-  const { database, mailer, clock, redis } = app.context;
-  const deps = { database, mailer, clock, mayConfirm: confirmationAllowance('support-ticket', redis) };
+  const { database, mailer, clock, redis, env } = app.context;
+  const deps = { database, mailer, clock, mayConfirm: confirmationAllowance('support-ticket', redis, env.GATEWAY_REDIS_PREFIX) };
 
   app.post(
     '/api/v1/support/tickets',
     {
-      onRequest: ticketRateLimit(app.context.redis),
+      onRequest: ticketRateLimit(redis, env.GATEWAY_REDIS_PREFIX),
       schema: { response: { 201: SupportTicketCreated } },
     },
     async (request, reply) => {

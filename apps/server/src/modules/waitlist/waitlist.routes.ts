@@ -9,7 +9,12 @@ export const WAITLIST_RATE_LIMIT = { points: 20, durationSeconds: 600 } as const
 
 /** `POST /v1/waitlist`: the coming-soon page's form and the footer's 'Stay updated' box. */
 export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
-  const limit = ipRateLimit({ name: 'waitlist', redis: app.context.redis, ...WAITLIST_RATE_LIMIT });
+  const limit = ipRateLimit({
+    name: 'waitlist',
+    redis: app.context.redis,
+    redisPrefix: app.context.env.GATEWAY_REDIS_PREFIX,
+    ...WAITLIST_RATE_LIMIT,
+  });
 
   app.post(
     '/v1/waitlist',
