@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { isLoopbackHost } from '../lib/loopback.ts';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const Url = (protocols: string[]) =>
@@ -202,12 +203,4 @@ function productionIssues(env: Env): string[] {
     else if (!env.PUBLIC_URL.startsWith('https:')) issues.push(`PUBLIC_URL: must start with https:// ${why}`);
   }
   return issues;
-}
-
-/** `localhost`, `127.0.0.0/8` or `::1`: only this machine reaches the server (a reverse proxy beside it, a test). */
-export function isLoopbackHost(host: string): boolean {
-  const address = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (address === 'localhost' || address === '::1') return true;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return isIP(v4) === 4 && v4.startsWith('127.');
 }

@@ -1,9 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { isLoopbackHost } from '../lib/loopback.ts';
 import type { Metrics } from '../lib/metrics.ts';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * Request counts and latencies by route, and `GET /metrics`: with the bearer token, or outside
@@ -47,5 +46,5 @@ function hasToken(request: FastifyRequest, token: string | undefined): boolean {
 function local(request: FastifyRequest): boolean {
   const { headers } = request;
   const forwarded = headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined;
-  return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '') && LOOPBACK.has(request.ip);
+  return !forwarded && isLoopbackHost(request.socket.remoteAddress ?? '') && isLoopbackHost(request.ip);
 }

@@ -112,12 +112,14 @@ export async function openStream(exchange: Exchange, target: ResolvedTarget): Pr
           } catch (error) {
             return settle(error);
           }
-          settle(stream.output || stream.done ? undefined : streamFailure(target, 'empty-stream', 'the stream ended before any output.'));
+          settle();
         },
         error: settle,
       });
     });
-    if (stream.pending.length === 0) throw streamFailure(target, 'empty-stream', 'the stream ended before any output.');
+    // Data settles only once there is output or a finish; an end settles either way.
+    if (!(stream.output || stream.done) || stream.pending.length === 0)
+      throw streamFailure(target, 'empty-stream', 'the stream ended before any output.');
     return stream;
   } catch (error) {
     throw failureFrom(error, target, exchange.cancel);

@@ -1,4 +1,5 @@
 import type { ProviderId } from '@conductor/shared';
+import { isLoopbackHost } from '../../lib/loopback.ts';
 import { anthropicAdapter } from './anthropic/anthropic.ts';
 import { azureAdapter } from './azure/azure.ts';
 import { cohereAdapter } from './cohere/cohere.ts';
@@ -21,12 +22,6 @@ export function getAdapter(id: ProviderId): ProviderAdapter {
 }
 
 export type BaseUrlCheck = { ok: true; baseUrl: string } | { ok: false; reason: string };
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function isLoopback(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
 
 /** `api.openai.com` allows exactly that host and its subdomains; `.openai.azure.com` allows subdomains only. */
 function hostAllowed(hostname: string, suffixes: readonly string[]): boolean {
@@ -56,7 +51,7 @@ export function validateBaseUrl(adapter: ProviderAdapter, url: string, allowLoca
   if (parsed.search !== '' || parsed.hash !== '') return { ok: false, reason: `${adapter.id}: base URL must not have a query or fragment` };
   const baseUrl = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
   const hostname = parsed.hostname.toLowerCase();
-  if (allowLocal && isLoopback(hostname) && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return { ok: true, baseUrl };
+  if (allowLocal && isLoopbackHost(hostname) && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return { ok: true, baseUrl };
   if (parsed.protocol !== 'https:') return { ok: false, reason: `${adapter.id}: base URL must use https` };
   if (parsed.port !== '') return { ok: false, reason: `${adapter.id}: base URL must use the default https port` };
   if (!hostAllowed(hostname, adapter.allowedHostSuffixes)) {

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Env } from '../../config/env.ts';
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLoopbackHost } from '../../lib/loopback.ts';
 
 /**
  * The origin our links point at (reset e-mails, SSO redirect URIs). PUBLIC_URL when set;
@@ -17,7 +16,7 @@ export function publicOrigin(env: Env, request: FastifyRequest): string {
   } catch {
     return fallback;
   }
-  const trusted = LOOPBACK.has(candidate.hostname) || candidate.hostname === env.HOST;
+  const trusted = isLoopbackHost(candidate.hostname) || candidate.hostname === env.HOST;
   return trusted ? candidate.origin : fallback;
 }
 

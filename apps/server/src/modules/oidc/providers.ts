@@ -2,6 +2,7 @@ import { AUTH_COPY } from '@conductor/shared/schemas/auth-copy';
 import { SSO_PROVIDER_IDS, SSO_PROVIDER_NAMES, type SsoProviderId } from '@conductor/shared/schemas/sso';
 import type { Env } from '../../config/env.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isLoopbackHost } from '../../lib/loopback.ts';
 import { createDiscovery } from './discovery.ts';
 import { createGithubClient } from './github-client.ts';
 import { createOidcClient } from './oidc-client.ts';
@@ -17,14 +18,12 @@ export interface DemoIssuerAccess {
   fetch: typeof fetch;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /** Provider endpoints must be https, except on loopback (local fakes) or in tests. */
 function insecureEndpoint(env: Env, urls: string[]): string | undefined {
   if (env.NODE_ENV === 'test') return undefined;
   return urls.find((value) => {
     const url = new URL(value);
-    return url.protocol !== 'https:' && !LOOPBACK.has(url.hostname);
+    return url.protocol !== 'https:' && !isLoopbackHost(url.hostname);
   });
 }
 
