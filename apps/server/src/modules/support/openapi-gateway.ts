@@ -31,7 +31,7 @@ const shape = ChatCompletionRequest.shape;
 const DescribedChatRequest = ChatCompletionRequest.extend({
   model: shape.model.describe('A model id or alias from GET /v1/models, e.g. `gpt-4o-mini` or `claude-3-5-sonnet`.'),
   messages: shape.messages.describe(
-    'The conversation, oldest first: `{ role, content }` with role `system`, `developer`, `user` or `assistant` (a `tool` message is sent as `user` text: tools are not served).',
+    'The conversation, oldest first: `{ role, content }` with role `system`, `developer`, `user` or `assistant` (tools are not served: a `tool` message or an assistant message with `tool_calls` is refused with 400 `unsupported_parameter`).',
   ),
   temperature: shape.temperature.describe('Sampling temperature from 0 (focused) to 2 (varied).'),
   top_p: shape.top_p.describe('Nucleus sampling; change this or `temperature`, not both.'),
