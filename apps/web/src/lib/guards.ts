@@ -1,5 +1,5 @@
 import { redirect } from 'react-router';
-import { withNext } from '~/features/auth/lib/next-path';
+import { withNext } from '~/lib/next-path';
 import { loadSession } from './auth';
 
 /**

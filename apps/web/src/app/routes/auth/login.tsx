@@ -3,7 +3,7 @@ import { AuthCard } from '~/components/layouts/auth-card';
 import { LoginForm } from '~/features/auth/components/login-form';
 import { useNextPage } from '~/features/auth/hooks/use-next-page';
 import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
-import { withNext } from '~/features/auth/lib/next-path';
+import { withNext } from '~/lib/next-path';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta('Sign In', 'Sign in to your Conductor dashboard.', '/login');

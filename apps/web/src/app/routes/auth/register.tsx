@@ -6,7 +6,7 @@ import { BenefitsList } from '~/features/auth/components/benefits-list';
 import { RegisterForm } from '~/features/auth/components/register-form';
 import { useNextPage } from '~/features/auth/hooks/use-next-page';
 import { useRedirectIfSignedIn } from '~/features/auth/hooks/use-redirect-if-signed-in';
-import { withNext } from '~/features/auth/lib/next-path';
+import { withNext } from '~/lib/next-path';
 import { chosenPlan } from '~/features/billing/lib/plan-request';
 import { planLabel } from '~/lib/auth';
 import { pageMeta } from '~/lib/seo';

@@ -10,7 +10,7 @@ import { usePublicQuery } from '~/lib/public-query';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { login } from '../api/login';
-import { signInDestination } from '../lib/next-path';
+import { signInDestination } from '~/lib/next-path';
 import { providersQueryOptions } from '../api/sso';
 import { CheckboxField } from './checkbox-field';
 import { DemoCredentials } from './demo-credentials';

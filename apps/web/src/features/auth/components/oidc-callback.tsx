@@ -7,7 +7,7 @@ import { toast } from '~/lib/toast';
 import { Button } from '~/components/ui/button';
 import { authStore } from '~/lib/auth';
 import { completeSso } from '../api/sso';
-import { withNext } from '../lib/next-path';
+import { withNext } from '~/lib/next-path';
 import { clearSsoAttempt, readSsoAttempt, takeSsoReturnTo } from '../lib/sso-storage';
 
 type CallbackView =

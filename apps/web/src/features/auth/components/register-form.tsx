@@ -10,7 +10,7 @@ import { authStore } from '~/lib/auth';
 import { toast } from '~/lib/toast';
 import { useSchemaForm } from '~/lib/use-schema-form';
 import { register } from '../api/register';
-import { nextPage, withNext } from '../lib/next-path';
+import { nextPage, withNext } from '~/lib/next-path';
 import { CheckboxField } from './checkbox-field';
 import { showServerFieldErrors, unansweredMessage } from './form-error';
 import { EmailField } from './email-field';

@@ -5,7 +5,7 @@ import { buttonClasses } from '~/components/ui/button';
 import { usePublicQuery } from '~/lib/public-query';
 import { providersQueryOptions } from '../api/sso';
 import { initiateSso } from '../lib/initiate-sso';
-import { nextPage } from '../lib/next-path';
+import { nextPage } from '~/lib/next-path';
 import { ProviderMark } from './provider-mark';
 
 const PLACEHOLDERS: SsoProviderOption[] = SSO_PROVIDER_IDS.map((id) => ({

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { nextPage } from '../lib/next-path';
+import { nextPage } from '~/lib/next-path';
 
 /**
  * The `?next=` dashboard page of the current address (see `nextPage`), read after hydration:

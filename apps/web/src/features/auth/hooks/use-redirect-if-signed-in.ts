@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuth } from '~/lib/auth';
-import { signInDestination } from '../lib/next-path';
+import { signInDestination } from '~/lib/next-path';
 
 /**
  * /login and /register send an already signed-in visitor to /dashboard (spec route table), or

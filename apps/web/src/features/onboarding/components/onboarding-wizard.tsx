@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
-import { signInDestination } from '~/features/auth/lib/next-path';
+import { signInDestination } from '~/lib/next-path';
 import { planLabel, useAuth } from '~/lib/auth';
 import { useCompleteOnboarding } from '../api/onboarding';
 import { KeysSummary } from './keys-summary';
