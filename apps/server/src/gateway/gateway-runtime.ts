@@ -116,11 +116,18 @@ export function createGatewayRuntime(context: AppContext, log: FastifyBaseLogger
         meteringLagMs,
       })
     : new MemoryLimitStore();
-  const limiter = new AccountLimiter(store, throttledError('limit store unavailable: requests are served without rate limits or quotas'));
+  const limiter = new AccountLimiter(
+    store,
+    throttledError(
+      "limits unavailable: the month's usage could not be read (requests are served without the quota, within the rate limit) or the limit store failed (served without limits)",
+    ),
+  );
   // A plan change (Free to Pro and back, within a month) must not leave Free's count from before it.
-  const stopForgetting = onAccountInvalidated((userId) => {
+  // The shared (Redis) count is reset by the instance that made the change only; the others, told
+  // through Redis, mark their own counts in memory stale.
+  const stopForgetting = onAccountInvalidated((userId, origin) => {
     store
-      .forgetQuota(userId, monthOf(clock.now()).month)
+      .forgetQuota(userId, monthOf(clock.now()).month, origin === 'here' ? 'shared' : 'instance')
       .catch((error: unknown) => log.warn({ err: error }, 'could not reset a plan-limit count'));
   });
   const meter = new UsageMeter({

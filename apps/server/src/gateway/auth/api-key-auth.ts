@@ -13,10 +13,11 @@ export interface GatewayPrincipal {
   keyHash: string;
   userId: string;
   /**
-   * The shared demo account: its per-minute limit counts per client address (IPv6 by /64), so one
-   * visitor cannot use up everyone's, nor get more by signing in again. Elsewhere per account.
+   * The shared demo account. Its per-minute limit counts per client address (IPv6 by /64), so one
+   * visitor cannot use up everyone's, nor get more by signing in again (elsewhere per account);
+   * and its usage, which every visitor sees, holds nothing a visitor typed (an unknown model's name).
    */
-  limitPerAddress: boolean;
+  sharedAccount: boolean;
   environment: KeyEnvironment;
   permissions: readonly string[];
   /** Unix ms, or null for keys that do not expire. */
@@ -60,7 +61,7 @@ export interface ApiKeyAuthOptions {
 /** Every authenticator of this process, so the portal's revoke endpoint can reach them all. */
 const authenticators = new Set<ApiKeyAuthenticator>();
 const remoteInvalidators = new Set<(kind: 'key' | 'account', value: string) => void>();
-const accountListeners = new Set<(userId: string) => void>();
+const accountListeners = new Set<(userId: string, origin: 'here' | 'elsewhere') => void>();
 
 /**
  * Drops a key from every gateway cache (by its id or its SHA-256), here and, with Redis, on
@@ -74,15 +75,16 @@ export function invalidateApiKeyCache(keyIdOrHash: string): void {
 /** Drops an account's cached keys (plan, routing default and BYOK keys are re-read on next use). */
 export function invalidateAccountCache(userId: string): void {
   for (const authenticator of authenticators) authenticator.forgetAccount(userId);
-  for (const listener of accountListeners) listener(userId);
+  for (const listener of accountListeners) listener(userId, 'here');
   for (const publish of remoteInvalidators) publish('account', userId);
 }
 
 /**
- * Told of every account invalidation, here or from another instance (the plan limits read the
- * account's month again: its plan may have changed). Returns the unregister function.
+ * Told of every account invalidation, made here or told by another instance (`origin`): the plan
+ * limits read the account's month again (its plan may have changed), the shared count only where
+ * the change was made, once. Returns the unregister function.
  */
-export function onAccountInvalidated(listener: (userId: string) => void): () => void {
+export function onAccountInvalidated(listener: (userId: string, origin: 'here' | 'elsewhere') => void): () => void {
   accountListeners.add(listener);
   return () => accountListeners.delete(listener);
 }
@@ -102,7 +104,7 @@ export function applyRemoteInvalidation(kind: 'key' | 'account', value: string):
     if (kind === 'key') authenticator.forgetKey(value);
     else authenticator.forgetAccount(value);
   }
-  if (kind === 'account') for (const listener of accountListeners) listener(value);
+  if (kind === 'account') for (const listener of accountListeners) listener(value, 'elsewhere');
 }
 
 const BEARER = /^bearer\s+/i;
@@ -238,7 +240,7 @@ export class ApiKeyAuthenticator {
         keyId: row.id,
         keyHash,
         userId: user.id,
-        limitPerAddress: user.isDemo,
+        sharedAccount: user.isDemo,
         environment,
         permissions: row.permissions,
         expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,

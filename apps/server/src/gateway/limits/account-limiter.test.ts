@@ -82,3 +82,77 @@ describe('AccountLimiter: a prompt larger than the whole monthly quota', () => {
     );
   });
 });
+
+describe.each(stores)(
+  'AccountLimiter on the %s store: a count forgotten while the meter has not written the last tokens',
+  (_name, make) => {
+    const now = Date.UTC(2025, 5, 15, 12, 0, 5);
+    // The usage table holds 1,000 tokens throughout: the meter's batch is not written before the reload.
+    const admission = (accountId: string, at: number, maxTokens: number): AccountAdmission => ({
+      accountId,
+      plan: 'free',
+      environment: 'live',
+      now: at,
+      promptTokens: 10,
+      maxTokens,
+      loadUsedTokens: async () => 1_000,
+    });
+
+    it('counts a request in flight at the forget that settles before the reload', async () => {
+      const store = make();
+      const limiter = new AccountLimiter(store);
+      const accountId = randomUUID();
+      const inFlight = await limiter.admit(admission(accountId, now, 1_990)); // holds 2,000
+      await store.forgetQuota(accountId, '2025-06');
+      await limiter.settle(inFlight.reservation, 1_500);
+      // 1,000 in the table and 1,500 settled: 7,500 left, not 9,000.
+      const next = await limiter.admit(admission(accountId, now + 1_000, 9_990));
+      expect(next.reservation).toMatchObject({ granted: 7_500 });
+    });
+
+    it('counts the tokens settled just before the forget that the table does not have yet, and once when it has them', async () => {
+      const store = make();
+      const limiter = new AccountLimiter(store);
+      const accountId = randomUUID();
+      const first = await limiter.admit(admission(accountId, now, 1_990));
+      await limiter.settle(first.reservation, 500);
+      await store.forgetQuota(accountId, '2025-06');
+      const next = await limiter.admit(admission(accountId, now + 1_000, 9_990));
+      expect(next.reservation).toMatchObject({ granted: 8_500 });
+      await limiter.settle(next.reservation, 0);
+      // The meter writes the 500 tokens; another change reloads the count: they count once.
+      await store.forgetQuota(accountId, '2025-06');
+      const third = await limiter.admit({ ...admission(accountId, now + 2_000, 9_990), loadUsedTokens: async () => 1_500 });
+      expect(third.reservation).toMatchObject({ granted: 8_500 });
+    });
+  },
+);
+
+describe.each(stores)('AccountLimiter on the %s store: a month whose usage cannot be read', (_name, make) => {
+  it('is served without the quota, but within the rate limit, and the failure is reported', async () => {
+    const failures: unknown[] = [];
+    const limiter = new AccountLimiter(make(), (error) => failures.push(error));
+    const now = Date.UTC(2025, 5, 15, 12, 0, 5);
+    const unreadable: AccountAdmission = {
+      accountId: randomUUID(),
+      plan: 'free',
+      environment: 'live',
+      now,
+      promptTokens: 10,
+      maxTokens: 100,
+      loadUsedTokens: () => Promise.reject(new Error('connection to the database lost')),
+    };
+    // Free allows 10 requests a minute: the 11th is refused although the quota could not be checked.
+    for (let index = 0; index < 10; index += 1) {
+      await expect(Promise.resolve(limiter.admit({ ...unreadable, now: now + index }))).resolves.toEqual({
+        reservation: null,
+        maxTokensCap: undefined,
+      });
+    }
+    const refusal = await Promise.resolve(limiter.admit({ ...unreadable, now: now + 10 })).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+    // Each request served without the quota reports it (the memory store also tries to load before refusing the 11th).
+    expect(failures.length).toBeGreaterThanOrEqual(10);
+    expect(String(failures[0])).toContain('connection to the database lost');
+  });
+});

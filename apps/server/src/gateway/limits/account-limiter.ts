@@ -59,9 +59,10 @@ export function monthOf(now: number): { month: string; endsAt: number } {
  * The plan's limits for one request: requests per minute always, the monthly token quota for
  * live keys on the plans it throttles (Free). Reservations hold the prompt plus the completion budget;
  * near the end of the quota the budget shrinks to what is left and `max_tokens` is capped,
- * so concurrent requests cannot overshoot. If the store itself fails (with Redis, the failover
- * store counts in the instance meanwhile, so this is the database failing to give the month's
- * usage), requests are served without limits and the failure is logged: the gateway stays available.
+ * so concurrent requests cannot overshoot. If the database fails to give the month's usage,
+ * requests are served without the quota but within the rate limit, and the failure is logged: the
+ * gateway stays available. If the store itself fails (with Redis, the failover store counts in
+ * the instance meanwhile), they are served without limits, logged too.
  */
 export class AccountLimiter {
   readonly #store: LimitStore;
@@ -88,6 +89,16 @@ export class AccountLimiter {
       this.#onStoreError(error);
       return { reservation: null, maxTokensCap: undefined };
     };
+    // An admission with a quota fails when the usage table cannot be read (the month's first load;
+    // the memory store shares one load among the requests waiting for it, so a failure is not
+    // always this request's own load): the quota cannot be checked, so it is not (as above), but
+    // the rate limit needs no table. Admitted again without a quota: no store counted the request
+    // before asking for the load (Redis's ADMIT returns before its INCR).
+    const failed = (error: unknown): Admitted | Promise<Admitted> => {
+      if (quota === null) return unlimited(error);
+      this.#onStoreError(error);
+      return this.#admitWithoutQuota(input);
+    };
     let result: AdmitResult | Promise<AdmitResult>;
     try {
       result = this.#store.admit({
@@ -98,10 +109,33 @@ export class AccountLimiter {
         loadUsedTokens: input.loadUsedTokens,
       });
     } catch (error) {
-      return unlimited(error);
+      return failed(error);
     }
-    if (result instanceof Promise) return result.then((settled) => this.#decide(input, quotaLimit, desired, settled), unlimited);
+    if (result instanceof Promise) return result.then((settled) => this.#decide(input, quotaLimit, desired, settled), failed);
     return this.#decide(input, quotaLimit, desired, result);
+  }
+
+  /**
+   * The rate limit alone (the month's usage could not be read). The store failing again serves
+   * the request without limits, unreported: the first failure was.
+   */
+  #admitWithoutQuota(input: AccountAdmission): Admitted | Promise<Admitted> {
+    const unlimited = (): Admitted => ({ reservation: null, maxTokensCap: undefined });
+    const request = {
+      accountId: input.accountId,
+      now: input.now,
+      requestsPerMinute: PLAN_LIMITS[input.plan].requestsPerMinute,
+      quota: null,
+      loadUsedTokens: input.loadUsedTokens,
+    };
+    let result: AdmitResult | Promise<AdmitResult>;
+    try {
+      result = this.#store.admit(request);
+    } catch {
+      return unlimited();
+    }
+    if (result instanceof Promise) return result.then((settled) => this.#decide(input, null, 0, settled), unlimited);
+    return this.#decide(input, null, 0, result);
   }
 
   #decide(input: AccountAdmission, quotaLimit: number | null, desired: number, result: AdmitResult): Admitted | Promise<never> {

@@ -30,7 +30,11 @@ class FlakySharedStore implements SharedLimitStore {
     if (this.down) throw new Error('Stream isn’t writeable and enableOfflineQueue options is false');
   }
 
+  /** Every forget asked of it, answered or not. */
+  readonly forgets: string[] = [];
+
   async forgetQuota(accountId: string, month: string): Promise<void> {
+    this.forgets.push(accountId);
     this.#check();
     await this.inner.forgetQuota(accountId, month);
   }
@@ -492,5 +496,49 @@ describe('FailoverLimitStore', () => {
     await expect(store.admit(unreadable)).rejects.toThrow('connection to the database lost');
     expect(store.standingIn).toBe(false);
     expect(failures).toEqual([]);
+  });
+  it('replays a forget it missed once the shared store answers: a plan changed during an outage is counted from the table', async () => {
+    const { shared, store } = setup();
+    let inTable = 100;
+    const loadUsedTokens = async () => inTable;
+    await reserved(store.admit(request({ quota: quota(100), loadUsedTokens })));
+    // The account spends 800 tokens on Pro and comes back to Free while the shared store does not answer.
+    inTable = 900;
+    shared.down = true;
+    await store.forgetQuota('acct', month);
+    expect(store.missed).toBe(1);
+    shared.down = false;
+    await expect.poll(() => shared.forgets.length, { timeout: 2_000, interval: 5 }).toBe(2);
+    await expect.poll(() => store.missed, { timeout: 2_000, interval: 5 }).toBe(0);
+    // Read again: 900 used and 100 held, none left (not 800 for the rest of the month).
+    expect(await store.admit(request({ now: NOW + 1, quota: quota(100), loadUsedTokens }))).toEqual({
+      ok: false,
+      reason: 'quota',
+      used: 900,
+      reserved: 100,
+    });
+  });
+
+  it('leaves the shared count to the instance that made the change, and marks its stand-in’s counts stale', async () => {
+    const { shared, store } = setup();
+    let inTable = 100;
+    const loadUsedTokens = async () => inTable;
+    await reserved(store.admit(request({ quota: quota(100), loadUsedTokens })));
+    inTable = 900;
+    // Told of a change made elsewhere: that instance has reset the shared count (once).
+    await store.forgetQuota('acct', month, 'instance');
+    expect(shared.forgets).toEqual([]);
+    // Its stand-in's count is loaded again at its next admission.
+    shared.down = true;
+    await reserved(store.admit(request({ accountId: 'other', now: NOW + 1, quota: quota(100), loadUsedTokens })));
+    inTable = 950;
+    await store.forgetQuota('other', month, 'instance');
+    expect(await store.admit(request({ accountId: 'other', now: NOW + 2, quota: quota(100), loadUsedTokens }))).toEqual({
+      ok: false,
+      reason: 'quota',
+      used: 950,
+      reserved: 100,
+    });
+    expect(shared.forgets).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AdmitRequest, AdmitResult, LimitStore, Reservation } from './limit-store.ts';
+import type { AdmitRequest, AdmitResult, ForgetScope, LimitStore, Reservation } from './limit-store.ts';
 import { tokenCount, WINDOW_MS, windowStart } from './limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 
@@ -54,6 +54,17 @@ interface MissedUsage {
   refusals: number;
 }
 
+/**
+ * An account change the shared store missed: its count is to be read from the table again. Sending
+ * it twice (a reply lost) costs a load, nothing more: the load keeps the count set aside.
+ */
+interface MissedForget {
+  kind: 'forget';
+  accountId: string;
+  month: string;
+  refusals: number;
+}
+
 /** An admission the shared store may have run although it failed: its hold, if any, is to go. */
 interface MissedHold {
   kind: 'hold';
@@ -63,7 +74,7 @@ interface MissedHold {
   refusals: number;
 }
 
-type Missed = MissedSettle | MissedUsage | MissedHold;
+type Missed = MissedSettle | MissedUsage | MissedHold | MissedForget;
 
 /** What the shared store missed, kept to be sent: beyond this many, holds to drop go first, then the oldest. */
 const MAX_MISSED = 10_000;
@@ -86,9 +97,10 @@ const MAX_REFUSALS = 3;
  * stand-in admitted, merged per account, month and second, with the time by which their usage
  * events are surely in the usage table (`meteringLagMs` after settling). The shared store adds
  * them unless its count was loaded from the table since then (Redis restarted empty and
- * reloaded: the table had them). And the holds of admissions it may have run although they
+ * reloaded: the table had them). The holds of admissions it may have run although they
  * failed (sent, answer lost: see `mayHaveRun`), dropped by the id this store gave each
- * reservation; until then they keep their tokens (at most 15 minutes).
+ * reservation; until then they keep their tokens (at most 15 minutes). And the forgets of account
+ * changes made here (`forgetQuota`), so the shared count is read from the table again.
  */
 export class FailoverLimitStore implements LimitStore {
   readonly #shared: SharedLimitStore;
@@ -159,13 +171,20 @@ export class FailoverLimitStore implements LimitStore {
     return this.#answered(request.now, result);
   }
 
-  /** The stand-in's count and the shared store's (a failure is reported: the shared count then stands until the month ends). */
-  async forgetQuota(accountId: string, month: string): Promise<void> {
+  /**
+   * The stand-in's count, and the shared store's when the change was made here (`where`, see
+   * ForgetScope). A forget the shared store fails is kept and sent again once it answers, in
+   * order with the settlements it missed: else a plan changed during an outage would leave the
+   * shared count as it was until the month ends.
+   */
+  async forgetQuota(accountId: string, month: string, where: ForgetScope = 'shared'): Promise<void> {
     await this.#standIn?.forgetQuota(accountId, month);
+    if (where === 'instance') return;
     try {
       await this.#shared.forgetQuota(accountId, month);
     } catch (error) {
       this.#onFailure(error);
+      this.#missForget(accountId, month);
     }
   }
 
@@ -227,6 +246,15 @@ export class FailoverLimitStore implements LimitStore {
     }
   }
 
+  /** One forget waiting per account and month is enough: a second would only cost another load. */
+  #missForget(accountId: string, month: string): void {
+    const waiting = this.#missed.some(
+      (entry) => entry.kind === 'forget' && entry !== this.#inFlight && entry.accountId === accountId && entry.month === month,
+    );
+    if (!waiting) this.#miss({ kind: 'forget', accountId, month, refusals: 0 });
+    this.#scheduleRetry();
+  }
+
   #missUsage(accountId: string, month: string, tokens: number, inTableBy: number): void {
     const mergeKey = usageKey(accountId, month, inTableBy);
     const waiting = this.#merging.get(mergeKey);
@@ -243,12 +271,14 @@ export class FailoverLimitStore implements LimitStore {
 
   #miss(entry: Missed): void {
     if (this.#missed.length >= MAX_MISSED) {
-      // A hold to drop goes first (it only frees tokens early: it runs out in 15 minutes anyway), then the oldest.
+      // A hold to drop goes first (it only frees tokens early: it runs out in 15 minutes anyway),
+      // then the oldest but a forget (one lost leaves a count wrong until the month ends).
       const hold = this.#missed.findIndex((entry) => entry.kind === 'hold' && entry !== this.#inFlight);
-      const oldest = hold >= 0 ? hold : this.#missed[0] === this.#inFlight ? 1 : 0;
+      const usage = this.#missed.findIndex((entry) => entry.kind !== 'forget' && entry !== this.#inFlight);
+      const oldest = hold >= 0 ? hold : usage >= 0 ? usage : this.#missed[0] === this.#inFlight ? 1 : 0;
       const [dropped] = this.#missed.splice(oldest, 1);
       this.#unmerge(dropped);
-      if (dropped && dropped.kind !== 'hold') this.#onDropped('full', missedTokens(dropped));
+      if (dropped && dropped.kind !== 'hold' && dropped.kind !== 'forget') this.#onDropped('full', missedTokens(dropped));
     }
     this.#missed.push(entry);
   }
@@ -280,14 +310,15 @@ export class FailoverLimitStore implements LimitStore {
           try {
             if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
             else if (entry.kind === 'hold') await this.#shared.dropHold(entry.accountId, entry.month, entry.id);
+            else if (entry.kind === 'forget') await this.#shared.forgetQuota(entry.accountId, entry.month);
             else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy, entry.id);
           } catch (error) {
             this.#onFailure(error);
             this.#remove(entry);
             entry.refusals += this.#shared.refuses(error) ? 1 : 0;
             if (entry.refusals >= MAX_REFUSALS) {
-              // A hold left in place runs out on its own: no count is low for it.
-              if (entry.kind !== 'hold') this.#onDropped('refused', missedTokens(entry));
+              // A hold left in place runs out on its own: no count is low for it (a forget's failures were logged).
+              if (entry.kind !== 'hold' && entry.kind !== 'forget') this.#onDropped('refused', missedTokens(entry));
               continue;
             }
             this.#missed.push(entry);
@@ -326,6 +357,6 @@ function usageKey(accountId: string, month: string, inTableBy: number): string {
 }
 
 function missedTokens(entry: Missed): number {
-  if (entry.kind === 'hold') return 0;
+  if (entry.kind === 'hold' || entry.kind === 'forget') return 0;
   return entry.kind === 'usage' ? entry.tokens : tokenCount(entry.usedTokens);
 }

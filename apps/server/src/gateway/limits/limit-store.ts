@@ -63,9 +63,19 @@ export interface LimitStore {
    * The account changed (its plan, say): its month's count is read from the usage table again at
    * its next admission with a quota. The store counts only requests it admitted with a quota, so
    * the tokens of a plan without one (Pro, between two spells of Free) are only in the table.
+   * `where` (default 'shared'): see ForgetScope.
    */
-  forgetQuota(accountId: string, month: string): Promise<void>;
+  forgetQuota(accountId: string, month: string, where?: ForgetScope): Promise<void>;
 }
+
+/**
+ * Which counts an account change resets: 'shared' on the instance that made the change (its own
+ * and the shared store's), 'instance' on one told of it by another (only its own, in memory).
+ * The shared count is reset once per change: each reset costs a load, and until 2026-11-29 every
+ * instance reset it again on the change's message, each time losing the tokens settled in the
+ * last metering interval (not yet in the usage table).
+ */
+export type ForgetScope = 'shared' | 'instance';
 
 export const WINDOW_MS = 60_000;
 /**

@@ -83,6 +83,33 @@ describe.each(stores())('%s store: headroom', (_name, make) => {
   });
 });
 
+describe.each(stores())('%s store: settlements around forgets (account changes) before the usage table has them', (_name, make) => {
+  it('counts each once, however often the account changes before the reload and the settlement is sent', async () => {
+    const store = make();
+    const account = randomUUID();
+    // The usage table holds 1,000 tokens throughout: the meter writes none of these before the reloads.
+    const first = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    const second = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!first.ok || !first.reservation || !second.ok || !second.reservation) throw new Error('setup');
+    await store.settle(first.reservation, 300);
+    await store.forgetQuota(account, '2025-06');
+    // Still in flight at the change: held when it settles, with no count loaded.
+    await store.settle(second.reservation, 400);
+    // The account changes again before any admission reloads the count, and the settlement is sent again.
+    await store.forgetQuota(account, '2025-06');
+    await store.settle(second.reservation, 400);
+    const probe = await admit(store, request(account, MID + 1_000, quota(MID, 1, 10_000), 1_000));
+    // 1,000 + 300 + 400 used: 8,300 left (Redis granted 9,000 until 2026-11-29).
+    expect(probe).toMatchObject({ ok: true, reservation: { granted: 8_300 } });
+    if (!probe.ok || !probe.reservation) throw new Error('setup');
+    // Sent once more after the reload: not counted again.
+    await store.settle(second.reservation, 400);
+    await store.settle(probe.reservation, 0);
+    const again = await admit(store, request(account, MID + 2_000, quota(MID, 1, 10_000), 1_000));
+    expect(again).toMatchObject({ ok: true, reservation: { granted: 8_300 } });
+  });
+});
+
 describe('memory store: the requests-per-minute window only moves forward', () => {
   it('admits 10 requests of a 10-rpm account in a minute even when a slow first quota load finishes late', async () => {
     const store = new MemoryLimitStore();
@@ -426,6 +453,8 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe('pending');
     expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe('pending');
     expect(await admit(store, request(account, MID, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    // Sent again after the load that took it in: not added to the count (until 2026-11-29 it was).
+    expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe(false);
     const other = randomUUID();
     expect(await store.addUsage(account, month, 200, MID + 1_000, other)).toBe(true);
     expect(await store.addUsage(account, month, 200, MID + 1_000, other)).toBe(false);

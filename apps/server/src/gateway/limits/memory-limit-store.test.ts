@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AccountLimiter, monthOf } from './account-limiter.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
+import type { AdmitRequest, QuotaRequest } from './limit-store.ts';
 
 const NOW = Date.UTC(2025, 1, 10, 8, 30, 20);
 
@@ -85,10 +86,14 @@ describe('AccountLimiter on the memory store', () => {
 });
 
 describe('AccountLimiter when the store fails', () => {
-  it('serves the request without limits and reports the failure', async () => {
+  it('asks for the rate limit alone, then serves the request without limits and reports the failure once', async () => {
     const failures: unknown[] = [];
+    const asked: (QuotaRequest | null)[] = [];
     const broken = {
-      admit: async () => Promise.reject(new Error('redis down')),
+      admit: async (request: AdmitRequest) => {
+        asked.push(request.quota);
+        return Promise.reject(new Error('redis down'));
+      },
       settle: async () => undefined,
       forgetQuota: async () => undefined,
     };
@@ -103,6 +108,8 @@ describe('AccountLimiter when the store fails', () => {
       loadUsedTokens: async () => 0,
     });
     expect(admitted).toEqual({ reservation: null, maxTokensCap: undefined });
+    // Until 2026-11-29 a failure with a quota (the usage table unreadable) skipped the rate limit too.
+    expect(asked.map((quota) => quota !== null)).toEqual([true, false]);
     expect(failures).toHaveLength(1);
   });
 });

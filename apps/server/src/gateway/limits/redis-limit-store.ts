@@ -4,6 +4,7 @@ import type { SharedLimitStore } from './failover-limit-store.ts';
 import {
   type AdmitRequest,
   type AdmitResult,
+  type ForgetScope,
   LATE_SETTLE_MS,
   RESERVATION_TTL_MS,
   type Reservation,
@@ -16,13 +17,18 @@ import {
  * Admission in one round trip. KEYS: rate counter, month's used tokens, in-flight reservations
  * (a sorted set of `id:tokens` scored by expiry), expired reservations not yet settled (scored
  * by expiry), when the month's used tokens were loaded from the database, tokens added while they
- * were not loaded (a sorted set of `id:tokens` scored by when they are surely in the database).
+ * were not loaded (a sorted set of `id:tokens` scored by when they are surely in the database),
+ * the count as it was when last forgotten (FORGET).
  * ARGV: rpm, ms left in the minute's window, quota (-1: none), minimum, desired, now,
  * member id, reservation expiry, used tokens from the database (-1: unknown), counters' ttl ms,
  * oldest expiry still settleable (all whole numbers). Returns {0, ms to wait} when
  * rate-limited, {1, used, reserved} over quota, {2} when the month's usage must be loaded
  * first, {3, granted, tokens left unreserved after it} when admitted. A count loaded from the database (read after `now`) takes in
- * the tokens added meanwhile that were not surely in the database by `now`. Times come from the
+ * the tokens added meanwhile that were not surely in the database by `now`. After a forget it is
+ * at least the forgotten count plus every token added since: the table may not have the tokens
+ * settled in the last metering interval before the forget yet, and both are counts of tokens
+ * used, so the larger counts none twice (the table's is larger after a spell without a quota).
+ * Times come from the
  * caller's clock, not Redis's. The rate
  * counter lives a whole window and a second from its first request, whatever the instance's
  * clock said, so an instance whose clock lags cannot recreate it near the window's end.
@@ -43,10 +49,15 @@ if quota >= 0 then
   if not used then
     if tonumber(ARGV[9]) < 0 then return {2} end
     used = tonumber(ARGV[9])
-    for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '(' .. ARGV[6], '+inf')) do
-      used = used + tonumber(string.match(member, ':(%d+)$'))
+    local kept = tonumber(redis.call('GET', KEYS[7]) or '-1')
+    local added = redis.call('ZRANGE', KEYS[6], 0, -1, 'WITHSCORES')
+    for index = 1, #added, 2 do
+      local tokens = tonumber(string.match(added[index], ':(%d+)$'))
+      if tonumber(added[index + 1]) > tonumber(ARGV[6]) then used = used + tokens end
+      if kept >= 0 then kept = kept + tokens end
     end
-    redis.call('DEL', KEYS[6])
+    if kept > used then used = kept end
+    redis.call('DEL', KEYS[6], KEYS[7])
     redis.call('SET', KEYS[2], string.format('%d', used), 'PX', ARGV[10])
     redis.call('SET', KEYS[5], ARGV[6], 'PX', ARGV[10])
   end
@@ -78,19 +89,25 @@ return {3, granted, headroom}
  * kept for a load, ids already counted. ARGV: member, tokens used, reservation id, when it was
  * admitted, when its usage event is surely in the usage table. The tokens count when the
  * reservation was still held or had expired unsettled, so settling one twice changes nothing
- * while a stream that outlived its reservation is still counted. A reservation not held because
+ * while a stream that outlived its reservation is still counted. While the count is not loaded
+ * (forgotten after an account change, or Redis restarted empty) they are kept for its load, held
+ * or not, and their id marked counted so that a settlement sent again after the load is not
+ * counted as lost. A reservation not held because
  * Redis restarted empty after admitting it (the count was loaded since) is counted as ADD_USAGE
  * counts a usage, once. Returns 1 when held, 2 when kept for a load, 3 when counted as lost, 0 when
  * nothing was done.
  */
 const SETTLE = `
-if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or redis.call('ZREM', KEYS[3], ARGV[1]) == 1 then
-  if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], ARGV[2]) end
+local held = redis.call('ZREM', KEYS[2], ARGV[1]) == 1 or redis.call('ZREM', KEYS[3], ARGV[1]) == 1
+if held and redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('INCRBY', KEYS[1], ARGV[2])
   return 1
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('ZADD', KEYS[5], ARGV[5], ARGV[3] .. ':' .. ARGV[2])
   redis.call('PEXPIRE', KEYS[5], ${PENDING_TTL_MS})
+  redis.call('SADD', KEYS[6], ARGV[3])
+  redis.call('PEXPIRE', KEYS[6], ${COUNTED_TTL_MS})
   return 2
 end
 local loaded = tonumber(redis.call('GET', KEYS[4]) or '-1')
@@ -108,12 +125,15 @@ return 0
  * same when sent again). Adds them to a loaded count, once, unless it was loaded at or after that
  * time (from a table that held them): returns 1 when added, 0 when not. A count that is not
  * loaded keeps them aside for its load, which takes them in unless it started after that time
- * (returns 2). A count without a load time was loaded before load times were kept, long before.
+ * (returns 2), and marks the id counted (sent again after the load, they are not added again).
+ * A count without a load time was loaded before load times were kept, long before.
  */
 const ADD_USAGE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3] .. ':' .. ARGV[1])
   redis.call('PEXPIRE', KEYS[3], ${PENDING_TTL_MS})
+  redis.call('SADD', KEYS[4], ARGV[3])
+  redis.call('PEXPIRE', KEYS[4], ${COUNTED_TTL_MS})
   return 2
 end
 local loaded = redis.call('GET', KEYS[2])
@@ -130,7 +150,24 @@ type ScriptedRedis = Redis & {
   conductorAddUsage(...args: (string | number)[]): Promise<number>;
   conductorAddRequests(...args: (string | number)[]): Promise<number>;
   conductorDropHold(...args: (string | number)[]): Promise<number>;
+  conductorForget(...args: (string | number)[]): Promise<number>;
 };
+
+/**
+ * An account change: the month's count is set aside for the load that replaces it (ADMIT keeps
+ * at least it and what was added since), and its load time dropped. KEYS: used tokens, when they
+ * were loaded, the count set aside. A count not loaded (forgotten again before its load) leaves
+ * the one set aside at the first forget, which the settlements since are kept beside. The count
+ * set aside lives as long as tokens kept for a load: by then the table has all it holds.
+ */
+const FORGET = `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('RENAME', KEYS[1], KEYS[3])
+  redis.call('PEXPIRE', KEYS[3], ${PENDING_TTL_MS})
+end
+redis.call('DEL', KEYS[2])
+return 1
+`;
 
 /**
  * The hold of one reservation dropped by its id alone (its size is not known: the admission's
@@ -187,11 +224,12 @@ export class RedisLimitStore implements SharedLimitStore {
     this.#now = options.now ?? Date.now;
     this.#meteringLagMs = options.meteringLagMs ?? 2_000;
     const scripts = {
-      conductorAdmit: [6, ADMIT],
+      conductorAdmit: [7, ADMIT],
       conductorSettle: [6, SETTLE],
       conductorAddUsage: [4, ADD_USAGE],
       conductorAddRequests: [1, ADD_REQUESTS],
       conductorDropHold: [2, DROP_HOLD],
+      conductorForget: [3, FORGET],
     } as const;
     for (const [name, [numberOfKeys, lua]] of Object.entries(scripts)) {
       if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
@@ -200,7 +238,7 @@ export class RedisLimitStore implements SharedLimitStore {
     this.#prefix = prefix;
   }
 
-  #keys(accountId: string, month: string, window: number): [string, string, string, string, string, string, string] {
+  #keys(accountId: string, month: string, window: number): [string, string, string, string, string, string, string, string] {
     const base = `${this.#prefix}limits:{${accountId}}`;
     return [
       `${base}:rpm:${window}`,
@@ -210,13 +248,15 @@ export class RedisLimitStore implements SharedLimitStore {
       `${base}:loaded:${month}`,
       `${base}:pending:${month}`,
       `${base}:counted:${month}`,
+      `${base}:forgotten:${month}`,
     ];
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
     const window = windowStart(request.now);
     const month = request.quota?.month ?? 'none';
-    const keys = this.#keys(request.accountId, month, window).slice(0, 6);
+    const [rate, used, inflight, expired, loaded, pending, , forgotten] = this.#keys(request.accountId, month, window);
+    const keys = [rate, used, inflight, expired, loaded, pending, forgotten];
     const id = request.reservationId ?? randomUUID();
     const ttl = request.quota ? Math.max(WINDOW_MS, request.quota.monthEndsAt - request.now + 7 * 86_400_000) : WINDOW_MS;
     const run = (usedFromDatabase: number) =>
@@ -254,14 +294,16 @@ export class RedisLimitStore implements SharedLimitStore {
   }
 
   /**
-   * Drops the month's count (and when it was loaded), so the next admission loads it from the
-   * usage table; settlements meanwhile are kept aside for that load as after any expiry. Tokens
-   * counted in the last moments and not yet in the table (the metering lag, about a second) are
-   * not in the new count.
+   * Sets the month's count aside (and drops when it was loaded), so the next admission loads it
+   * from the usage table; settlements meanwhile are kept aside for that load as after any expiry.
+   * The load keeps at least the count set aside plus those settlements: the table may not have
+   * the tokens settled in the last metering interval before the forget yet (see ADMIT). One round
+   * trip, run by the instance that made the change only: each forget costs a load.
    */
-  async forgetQuota(accountId: string, month: string): Promise<void> {
-    const [, used, , , loaded] = this.#keys(accountId, month, 0);
-    await this.#redis.del(used, loaded);
+  async forgetQuota(accountId: string, month: string, where: ForgetScope = 'shared'): Promise<void> {
+    if (where === 'instance') return;
+    const [, used, , , loaded, , , forgotten] = this.#keys(accountId, month, 0);
+    await this.#redis.conductorForget(used, loaded, forgotten);
   }
 
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
