@@ -10,13 +10,27 @@ export const API_KEY_PERMISSION_LABELS: Record<ApiKeyPermissionId, string> = { a
 /** Expiry choices offered by the create form, in days (null = never). */
 export const API_KEY_EXPIRY_DAYS = [7, 30, 90, 365] as const;
 export const MAX_ACTIVE_API_KEYS = 50;
+/**
+ * The create form's and the server's refusals of a permission set. Admin Access alone would make
+ * a key that the gateway refuses on every call (403 insufficient_permissions): API Access is required.
+ */
+export const API_KEY_PERMISSION_MESSAGES = {
+  noneSelected: 'Select at least one permission',
+  apiRequired: 'API Access is required: without it the key cannot call the API',
+} as const;
+
+/** An unpaired UTF-16 surrogate (`\p{Cs}` with the `u` flag matches only those): stored, it would turn into U+FFFD. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 export const ApiKeyName = z
   .string({ error: 'Key name is required' })
   .trim()
   .min(1, 'Key name is required')
   .max(64, 'Key name must be at most 64 characters')
-  .refine(...readableLabel('Key name'));
+  .refine(...readableLabel('Key name'))
+  .refine((value) => !UNPAIRED_SURROGATE.test(value), {
+    message: 'Key name contains an invalid character (a broken emoji or symbol): retype it',
+  });
 
 export const CreateApiKeyInput = z
   .object({
@@ -24,8 +38,9 @@ export const CreateApiKeyInput = z
     environment: ApiKeyEnvironment,
     permissions: z
       .array(ApiKeyPermissionId)
-      .min(1, 'Select at least one permission')
+      .min(1, API_KEY_PERMISSION_MESSAGES.noneSelected)
       .max(10)
+      .refine((permissions) => permissions.length === 0 || permissions.includes('api'), API_KEY_PERMISSION_MESSAGES.apiRequired)
       .transform((permissions) => [...new Set(permissions)]),
     expiresInDays: z.number().int().min(1).max(365).nullable().optional(),
   })

@@ -113,6 +113,10 @@ describe('API keys', () => {
       [{ name: 'x'.repeat(65), environment: 'live', permissions: ['api'] }, 'Key name must be at most 64 characters'],
       [{ name: 'ok', environment: 'prod', permissions: ['api'] }, undefined],
       [{ name: 'ok', environment: 'live', permissions: [] }, 'Select at least one permission'],
+      // Admin Access alone: the gateway refuses every call such a key makes (403), so it is not created.
+      [{ name: 'ok', environment: 'live', permissions: ['admin'] }, 'API Access is required: without it the key cannot call the API'],
+      // A lone surrogate would be stored as U+FFFD, a name other than the one sent.
+      [{ name: 'bad\ud800name', environment: 'live', permissions: ['api'] }, 'Key name contains an invalid character'],
       [{ name: 'ok', environment: 'live', permissions: ['root'] }, undefined],
       [{ name: 'ok', environment: 'live', permissions: ['api'], expiresInDays: 0 }, undefined],
       [{ name: 'ok', environment: 'live', permissions: ['api'], expiresInDays: 1000 }, undefined],
@@ -135,6 +139,16 @@ describe('API keys', () => {
       payload: JSON.stringify({ name: '' }),
     });
     expect(badRename.statusCode).toBe(400);
+    const { apiKey: named } = (await create(alice, { name: 'Named', environment: 'test', permissions: ['api'] })).json();
+    const surrogateRename = await harness.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${named.id}`,
+      headers: jsonHeaders(alice),
+      payload: JSON.stringify({ name: 'half \udc00 emoji' }),
+    });
+    expect(surrogateRename.statusCode).toBe(400);
+    expect(surrogateRename.json().error.message).toContain('Key name contains an invalid character');
+    expect((await list(alice)).find((item: { id: string }) => item.id === named.id).name).toBe('Named');
     const longId = await harness.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${'x'.repeat(65)}`, headers: { cookie: alice } });
     expect(longId.statusCode).toBe(400);
     for (const id of ['%00', 'key%20x', '..%2F..']) {

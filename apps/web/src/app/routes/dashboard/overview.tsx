@@ -35,14 +35,26 @@ const QUICK_LINKS = [
   { to: '/docs/quick-start', label: 'Quick start', description: 'Your first request in a minute', icon: BookOpen },
 ] as const;
 
+/** How often the activity is asked for while the first-request card waits for a request. */
+const FIRST_REQUEST_POLL_MS = 4_000;
+
 export default function Overview() {
   const { user } = useAuth();
   const [range, setRange] = useState<OverviewRange>('7d');
   const queryClient = useQueryClient();
   const current = useQuery(currentUsageQuery());
   const metrics = useQuery(metricsQuery(range));
-  const activity = useQuery(activityQuery(5));
+  // Set once the first-request card has shown a new key: the card stays, key and all, until dismissed.
+  const [keepFirstRequest, setKeepFirstRequest] = useState(false);
+  const firstRequestShown = (activity: { data?: { items: unknown[] } }) => keepFirstRequest || activity.data?.items.length === 0;
+  // While the first-request card is on screen, ask for the activity every few seconds: the card says
+  // the request "will appear here", and the query otherwise waits 5 minutes (no refetch on focus).
+  const activity = useQuery({
+    ...activityQuery(5),
+    refetchInterval: (query) => (firstRequestShown({ data: query.state.data }) ? FIRST_REQUEST_POLL_MS : false),
+  });
   const usage = current.data;
+  const activityItems = activity.data?.items;
 
   return (
     <DashboardPage
@@ -118,14 +130,22 @@ export default function Overview() {
 
         <Card className="min-w-0 p-5">
           <h2 className="mb-2 font-semibold">Recent activity</h2>
-          {activity.isError ? (
+          {/* What has loaded stays on screen through a failed poll: the first-request card holds a key shown only once. */}
+          {activityItems ? (
+            <div className="space-y-4">
+              {firstRequestShown(activity) && (
+                <FirstRequest
+                  requestSeen={activityItems.length > 0}
+                  onKeyShown={() => setKeepFirstRequest(true)}
+                  onDismiss={keepFirstRequest && activityItems.length > 0 ? () => setKeepFirstRequest(false) : undefined}
+                />
+              )}
+              {activityItems.length > 0 && <RecentActivityList items={activityItems} />}
+            </div>
+          ) : activity.isError ? (
             <ErrorState message={activity.error.message} onRetry={() => activity.refetch()} />
-          ) : !activity.data ? (
-            <RecentActivitySkeleton />
-          ) : activity.data.items.length === 0 ? (
-            <FirstRequest />
           ) : (
-            <RecentActivityList items={activity.data.items} />
+            <RecentActivitySkeleton />
           )}
         </Card>
       </div>

@@ -19,7 +19,8 @@ export function useRenameApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) => api.patch<ApiKeyView>(`/api-keys/${encodeURIComponent(id)}`, { name }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+    // Also on failure: a 404 means the key changed elsewhere (revoked in another tab), and the list must say so.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }
 
@@ -27,6 +28,7 @@ export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.delete<ApiKeyView>(`/api-keys/${encodeURIComponent(id)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+    // Also on failure: a 404 (revoked in another tab) must not leave the row showing "active".
+    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

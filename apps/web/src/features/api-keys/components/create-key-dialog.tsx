@@ -1,9 +1,9 @@
 import { DEMO_ACCOUNT_REFUSALS } from '@conductor/shared/constants/demo-account';
-import { API_KEY_EXPIRY_DAYS, type ApiKeyPermissionId } from '@conductor/shared/schemas/api-keys';
+import { API_KEY_EXPIRY_DAYS, API_KEY_PERMISSION_MESSAGES, type ApiKeyPermissionId } from '@conductor/shared/schemas/api-keys';
 import { ApiKeyName } from '@conductor/shared/schemas/api-keys';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/lib/toast';
 import { toastFailure } from '~/lib/toast-failure';
@@ -25,7 +25,8 @@ const CreateKeyForm = z
     admin: z.boolean(),
     expiry: z.enum(['never', ...API_KEY_EXPIRY_DAYS.map(String)] as [string, ...string[]]),
   })
-  .refine((values) => values.api || values.admin, { path: ['api'], message: 'Select at least one permission' });
+  // Admin Access alone makes a key the gateway refuses on every call: API Access is required (as on the server).
+  .refine((values) => values.api, { path: ['api'], message: API_KEY_PERMISSION_MESSAGES.apiRequired });
 type CreateKeyValues = z.infer<typeof CreateKeyForm>;
 
 const EXPIRY_LABELS: Record<string, string> = { never: 'Never', '7': '7 days', '30': '30 days', '90': '90 days', '365': '1 year' };
@@ -48,7 +49,12 @@ export function CreateKeyDialog({
   const open = controlledOpen ?? ownOpen;
   const setOpen = setControlledOpen ?? setOwnOpen;
   const [created, setCreated] = useState<string | null>(null);
+  // Counts the dialog's closings (and its unmount): a result that arrives after the opening that
+  // asked for it has ended is never shown in a later one.
+  const opening = useRef(0);
+  const content = useRef<HTMLDivElement>(null);
   const create = useCreateApiKey();
+  const creating = create.isPending;
   // The shared demo account creates test keys only (a live one would spend the operator's provider keys).
   const testOnly = useAuth().user?.isDemo === true;
   const form = useForm<CreateKeyValues>({
@@ -57,17 +63,43 @@ export function CreateKeyDialog({
   });
   const { errors } = form.formState;
 
+  const { reset: resetForm } = form;
+  const { reset: resetCreate } = create;
+  // Closed (by the user or by the page): the next opening starts from an empty form.
+  useEffect(() => {
+    if (open) return;
+    opening.current += 1;
+    setCreated(null);
+    resetForm();
+    resetCreate();
+  }, [open, resetForm, resetCreate]);
+  useEffect(
+    () => () => {
+      opening.current += 1;
+    },
+    [],
+  );
+  // The dialog's own close button (in DialogContent) is disabled too while the key is being created.
+  useLayoutEffect(() => {
+    const close = Array.from(content.current?.children ?? []).find(
+      (child): child is HTMLButtonElement => child instanceof HTMLButtonElement && child.getAttribute('aria-label') === 'Close',
+    );
+    if (close) close.disabled = creating;
+  });
+
+  // Not while the key is being created: the request would finish with nowhere to show the key.
   const onOpenChange = (next: boolean) => {
+    if (!next && creating) return;
     setOpen(next);
-    if (!next) {
-      setCreated(null);
-      form.reset();
-      create.reset();
-    }
+  };
+  // While creating, and on the one-time reveal, only the buttons close it: not Escape, not a press outside.
+  const keepOpen = (event: Event) => {
+    if (creating || created) event.preventDefault();
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
     const permissions: ApiKeyPermissionId[] = [...(values.api ? (['api'] as const) : []), ...(values.admin ? (['admin'] as const) : [])];
+    const started = opening.current;
     try {
       const result = await create.mutateAsync({
         name: values.name,
@@ -75,6 +107,12 @@ export function CreateKeyDialog({
         permissions,
         expiresInDays: values.expiry === 'never' ? null : Number(values.expiry),
       });
+      if (opening.current !== started) {
+        toast.error(
+          `API key "${result.apiKey.name}" was created, but the dialog was closed before it could be shown. Revoke it and create a new one if you need it.`,
+        );
+        return;
+      }
       setCreated(result.key);
       toast.success(`API key "${result.apiKey.name}" created`);
     } catch (error) {
@@ -89,7 +127,7 @@ export function CreateKeyDialog({
           <Plus className="size-4" aria-hidden="true" /> {triggerLabel}
         </Button>
       </DialogTrigger>
-      <DialogContent>
+      <DialogContent ref={content} onEscapeKeyDown={keepOpen} onInteractOutside={keepOpen}>
         {created ? (
           <>
             <DialogHeader>
@@ -175,11 +213,11 @@ export function CreateKeyDialog({
               </Select>
             </Field>
             <DialogFooter>
-              <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              <Button variant="secondary" disabled={creating} onClick={() => onOpenChange(false)}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? 'Creating...' : 'Create key'}
+              <Button type="submit" disabled={creating}>
+                {creating ? 'Creating...' : 'Create key'}
               </Button>
             </DialogFooter>
           </form>

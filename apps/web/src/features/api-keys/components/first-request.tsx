@@ -1,5 +1,5 @@
 import { Terminal } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { CopyButton } from '~/components/ui/copy-button';
@@ -15,10 +15,23 @@ function snippet(origin: string, key: string): string {
   ].join('\n');
 }
 
-/** The empty state of a new account: create a test key right here and make a first request with it. */
-export function FirstRequest() {
+/**
+ * The empty state of a new account: create a test key right here and make a first request with it.
+ * Once a key is shown, the page keeps this on screen (`onKeyShown`) until the user dismisses it
+ * (`onDismiss`), also after the first request has arrived (`requestSeen`): the key is never shown again.
+ */
+export function FirstRequest({
+  requestSeen = false,
+  onKeyShown,
+  onDismiss,
+}: {
+  requestSeen?: boolean;
+  onKeyShown?: () => void;
+  onDismiss?: () => void;
+}) {
   const create = useCreateApiKey();
   const [key, setKey] = useState<string | null>(null);
+  const snippetText = useRef<HTMLPreElement>(null);
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const code = snippet(origin, key ?? 'cc_test_sk_YOUR_KEY');
   return (
@@ -26,16 +39,25 @@ export function FirstRequest() {
       <div className="flex items-start gap-3">
         <Terminal className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
         <div>
-          <p className="font-medium">No requests yet. Make your first one.</p>
-          <p className="text-sm text-muted-foreground">
-            {key
-              ? 'Run this in a terminal; the request will appear here and on the Usage page.'
-              : 'Create a test key (served by the sandbox, no quota used) and the snippet below will include it.'}
+          <p className="font-medium">{requestSeen ? 'Your first request is in.' : 'No requests yet. Make your first one.'}</p>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {requestSeen
+              ? 'It is listed below and on the Usage page. Copy the key before you dismiss this: it will not be shown again.'
+              : key
+                ? 'Run this in a terminal; the request will appear here and on the Usage page.'
+                : 'Create a test key (served by the sandbox, no quota used) and the snippet below will include it.'}
           </p>
         </div>
       </div>
       {key ? (
-        <NewKeyReveal apiKey={key} />
+        <>
+          <NewKeyReveal apiKey={key} />
+          {onDismiss && (
+            <Button size="sm" variant="secondary" onClick={onDismiss}>
+              Dismiss
+            </Button>
+          )}
+        </>
       ) : (
         <Button
           size="sm"
@@ -44,6 +66,7 @@ export function FirstRequest() {
             try {
               const result = await create.mutateAsync({ name: 'First test key', environment: 'test', permissions: ['api'] });
               setKey(result.key);
+              onKeyShown?.();
             } catch (error) {
               toastFailure(error, 'Could not create a key.');
             }
@@ -56,9 +79,9 @@ export function FirstRequest() {
       <div className="min-w-0 rounded-md bg-muted">
         <div className="flex items-center justify-between gap-2 border-b border-border py-1 pr-1 pl-4">
           <span className="font-mono text-xs text-muted-foreground">curl</span>
-          <CopyButton value={code} label="Copy snippet" variant="ghost" />
+          <CopyButton value={code} label="Copy snippet" variant="ghost" selectTarget={snippetText} />
         </div>
-        <pre className="overflow-x-auto p-4 font-mono text-xs leading-relaxed" data-testid="first-request-snippet">
+        <pre ref={snippetText} className="overflow-x-auto p-4 font-mono text-xs leading-relaxed" data-testid="first-request-snippet">
           {code}
         </pre>
       </div>

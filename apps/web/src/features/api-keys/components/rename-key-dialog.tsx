@@ -10,7 +10,16 @@ import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { useRenameApiKey } from '../api/api-keys';
 
-export function RenameKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
+export function RenameKeyDialog({
+  apiKey,
+  onClose,
+  onCloseAutoFocus,
+}: {
+  apiKey: ApiKeyView | null;
+  onClose: () => void;
+  /** Opened from a row's button, not a Trigger: where focus goes once it has closed (call `preventDefault` to place it). */
+  onCloseAutoFocus?: (event: Event) => void;
+}) {
   const rename = useRenameApiKey();
   const form = useForm<UpdateApiKeyInput>({ resolver: zodResolver(UpdateApiKeyInput), values: { name: apiKey?.name ?? '' } });
   const error = form.formState.errors.name?.message;
@@ -26,7 +35,7 @@ export function RenameKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null
   });
   return (
     <Dialog open={apiKey !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <form onSubmit={onSubmit} noValidate className="space-y-5">
           <DialogHeader>
             <DialogTitle>Edit API key</DialogTitle>

@@ -5,11 +5,20 @@ import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { useRevokeApiKey } from '../api/api-keys';
 
-export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
+export function RevokeKeyDialog({
+  apiKey,
+  onClose,
+  onCloseAutoFocus,
+}: {
+  apiKey: ApiKeyView | null;
+  onClose: () => void;
+  /** Opened from a row's button, not a Trigger: where focus goes once it has closed (call `preventDefault` to place it). */
+  onCloseAutoFocus?: (event: Event) => void;
+}) {
   const revoke = useRevokeApiKey();
   return (
     <Dialog open={apiKey !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent role="alertdialog">
+      <DialogContent role="alertdialog" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Revoke “{apiKey?.name}”?</DialogTitle>
           <DialogDescription>

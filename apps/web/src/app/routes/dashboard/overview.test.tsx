@@ -1,0 +1,92 @@
+import type { ActivityItem } from '@conductor/shared/schemas/usage';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Overview from './overview';
+
+const { api, activity } = vi.hoisted(() => ({
+  api: { get: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() },
+  activity: { items: [] as unknown[], calls: 0 },
+}));
+vi.mock('~/lib/api-client', () => ({ api }));
+vi.mock('~/lib/auth', () => ({
+  useAuth: () => ({ user: { name: 'Ada Lovelace', createdAt: new Date().toISOString() } }),
+  planLabel: (plan: string) => plan,
+}));
+vi.mock('~/features/usage/components/lazy-usage-chart', () => ({ LazyUsageChart: () => null }));
+vi.mock('~/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
+
+const testKey = `cc_test_sk_${'b'.repeat(43)}`;
+const request: ActivityItem = {
+  id: 'req_1',
+  requestId: 'req_1',
+  model: 'gpt-4o-mini',
+  provider: 'openai',
+  environment: 'test',
+  status: 'success',
+  statusCode: 200,
+  errorType: null,
+  totalTokens: 21,
+  latencyMs: 120,
+  costMicros: 0,
+  apiKeyName: 'First test key',
+  createdAt: new Date().toISOString(),
+};
+
+function renderOverview() {
+  // The app's read policy: stale after 5 minutes, no refetch on focus.
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5 * 60 * 1000, refetchOnWindowFocus: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <Overview />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('overview: the first request card', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    activity.items = [];
+    activity.calls = 0;
+    api.get.mockImplementation((path: string) => {
+      if (path.startsWith('/observability/usage/activity')) {
+        activity.calls += 1;
+        return Promise.resolve({ items: activity.items });
+      }
+      return new Promise(() => undefined); // the summary and the chart stay loading: not what this is about
+    });
+    api.post.mockResolvedValue({ key: testKey, apiKey: { name: 'First test key' } });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows the first request by itself, keeping the new key on screen until dismissed, and then stops asking', async () => {
+    const events = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderOverview();
+    await events.click(await screen.findByRole('button', { name: 'Create a test key' }));
+    expect(await screen.findByTestId('new-api-key')).toHaveTextContent(testKey);
+    expect(screen.getByText('Run this in a terminal; the request will appear here and on the Usage page.')).toBeInTheDocument();
+    // Until the request is in, this is the empty state: nothing to dismiss.
+    expect(screen.queryByRole('button', { name: 'Dismiss' })).toBeNull();
+
+    // The request is made in a terminal: no click on Refresh, it appears within a few seconds.
+    activity.items = [request];
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Recent activity' })).toHaveTextContent('First test key'));
+    // The key is still there to copy.
+    expect(screen.getByTestId('new-api-key')).toHaveTextContent(testKey);
+
+    await events.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('new-api-key')).toBeNull();
+    expect(screen.getByRole('list', { name: 'Recent activity' })).toBeInTheDocument();
+
+    const calls = activity.calls;
+    await act(() => vi.advanceTimersByTimeAsync(20_000));
+    expect(activity.calls).toBe(calls);
+  });
+});
