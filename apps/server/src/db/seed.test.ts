@@ -173,8 +173,14 @@ describe('demo account seed', () => {
   });
 
   it('removes the demo account when DEMO_ACCOUNT=off', async () => {
+    const demoId = (await findUserByEmail(db(), DEMO_CREDENTIALS.email))?.id ?? '';
+    expect((await db().select().from(invoices).where(eq(invoices.userId, demoId))).length).toBeGreaterThan(0);
+    const invoiceCount = async () => (await db().select().from(invoices)).length;
+    const others = (await invoiceCount()) - (await db().select().from(invoices).where(eq(invoices.userId, demoId))).length;
     await syncDemoAccount({ ...harness.app.context, env: { ...harness.app.context.env, DEMO_ACCOUNT: 'off' } }, harness.app.log);
     expect(await findUserByEmail(db(), DEMO_CREDENTIALS.email)).toBeUndefined();
     expect(await db().select().from(users).where(eq(users.isDemo, true))).toEqual([]);
+    // Its sample invoices go with it: not kept as a deleted account's are.
+    expect(await invoiceCount()).toBe(others);
   });
 });

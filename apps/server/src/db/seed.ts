@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CREDENTIALS, type KeyEnvironment, planById } from '@conductor/shared';
-import { and, eq, exists, gt, isNotNull, isNull, lt, max, not, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, exists, gt, inArray, isNotNull, isNull, lt, max, not, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { invalidateAccountCache } from '../gateway/gateway.plugin.ts';
@@ -18,7 +18,7 @@ import { recordUsageEvents } from '../modules/usage/usage.writer.ts';
 import { deleteAllProviderKeys } from '../modules/provider-keys/provider-keys.repository.ts';
 import { deleteUsers, findUserByEmail, insertUser, type UserRow } from '../modules/users/users.repository.ts';
 import type { Database } from './client.ts';
-import { apiKeys, sessions, usageEvents, users } from './schema/index.ts';
+import { apiKeys, invoices, sessions, usageEvents, users } from './schema/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Arbitrary constant: one instance seeds at a time. */
@@ -36,6 +36,8 @@ const RETIRED_SESSION = 'retired';
 export async function syncDemoAccount(context: Pick<AppContext, 'env' | 'database' | 'clock'>, log: FastifyBaseLogger): Promise<void> {
   const { db } = context.database;
   if (context.env.DEMO_ACCOUNT === 'off') {
+    // Its invoices are samples, not a billing record: they go with it (a real account's outlive it).
+    await db.delete(invoices).where(inArray(invoices.userId, db.select({ id: users.id }).from(users).where(eq(users.isDemo, true))));
     await deleteUsers(db, eq(users.isDemo, true));
     return;
   }

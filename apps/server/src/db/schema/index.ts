@@ -255,9 +255,12 @@ export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The account billed; null once it is deleted: invoices are kept (they are the billing record),
+     * and nothing else on them names the person (the document's name and e-mail are read from the
+     * account when it is downloaded).
+     */
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     number: text('number').notNull(),
     periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
     periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),

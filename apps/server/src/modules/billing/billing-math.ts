@@ -184,13 +184,20 @@ export function quotePlanChange(
 
 /**
  * An immediate plan change: credit for the unused part of the current paid period, charge
- * for the rest of the new one. Monthly plans stay on the calendar month; a yearly plan
+ * for the rest of the new one (a monthly plan's unused part is of its calendar month, its
+ * period's start may be later). Monthly plans stay on the calendar month; a yearly plan
  * keeps its year when only the plan changes, otherwise a new year starts now.
  */
 export function prorate(current: CurrentSubscription, toPlan: PlanId, toPeriod: BillingPeriod, now: number): Proration {
   const oldPrice = periodPriceCents(current.plan, current.period);
   const newPrice = periodPriceCents(toPlan, toPeriod);
-  const creditCents = oldPrice > 0 ? Math.round(oldPrice * remainingFraction(current, now)) : 0;
+  // A monthly price is for a calendar month, also when the period began later in it (after a trial
+  // that ended mid-month, only the rest of the month was billed): the unused part is of that month.
+  const priced =
+    current.period === 'monthly' && current.end > current.start
+      ? { start: calendarMonth(current.end - 1).start, end: current.end }
+      : current;
+  const creditCents = oldPrice > 0 ? Math.round(oldPrice * remainingFraction(priced, now)) : 0;
   let newPeriod: Period;
   if (toPeriod === 'monthly') newPeriod = calendarMonth(now);
   else if (current.period === 'yearly' && oldPrice > 0) newPeriod = { start: current.start, end: current.end };

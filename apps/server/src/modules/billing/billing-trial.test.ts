@@ -86,7 +86,8 @@ describe('billing: the free trial', () => {
       plan: 'pro',
       trialEndsAt: null,
       trialAvailable: false,
-      currentPeriodStart: '2026-03-01T00:00:00.000Z',
+      // The period billed: from the trial's end, not the 1st.
+      currentPeriodStart: '2026-03-30T00:00:00.000Z',
       nextBillingDate: '2026-04-01T00:00:00.000Z',
       estimatedBillCents: 2900,
     });

@@ -124,8 +124,11 @@ async function syncWithin(db: Database, userId: string, now: number): Promise<Su
       // The free trial is over: the first paid period starts now, and its invoice bills the trial's overage too.
       const first = afterTrial(plan, period, closed.end);
       const lines = [...first.lines, ...(await overageLines(db, userId, plan, closed, closed.end))];
-      await issueInvoice(db, userId, { start: closed.end, end: first.newPeriod.end }, lines, closed.end);
-      ({ start, end } = first.newPeriod);
+      // The period is the one billed, from the trial's end (not the 1st of its month): a monthly
+      // plan's credit on a later change is still worked out on the calendar month (`prorate`).
+      const billed = { start: closed.end, end: first.newPeriod.end };
+      await issueInvoice(db, userId, billed, lines, closed.end);
+      ({ start, end } = billed);
       continue;
     }
     const next = nextPeriod(closed, period);
@@ -369,6 +372,20 @@ function currentOf(sub: SubscriptionRow) {
   };
 }
 
+/**
+ * Whether the amount the user confirmed (`expectedTotalCents`, the preview's total) still covers
+ * the change: the prorated difference must be exactly the one shown, while the overage owed is
+ * metered and may only have grown since the preview (tokens keep being used under the plan being
+ * left, which the change bills as metered). So the amount shown is the proration as of now plus
+ * some overage between none and all of what is owed now; anything else (a price, period or plan
+ * changed since, which also bills the overage owed so far) is refused. Without overage owed, only
+ * the exact amount covers it.
+ */
+export function coversQuote(expectedTotalCents: number, prorationCents: number, overageCents: number): boolean {
+  const shownOverage = expectedTotalCents - prorationCents;
+  return shownOverage >= 0 && shownOverage <= overageCents;
+}
+
 export interface PlanChange {
   plan: 'free' | 'pro' | 'enterprise';
   period: BillingPeriod;
@@ -396,10 +413,11 @@ export async function changePlan(db: Database, user: ChangingUser, change: PlanC
 function applyPlanChange(db: Database, user: ChangingUser, change: PlanChange, now: number): Promise<{ invoice: Invoice | null }> {
   return withUserLock(db, user.id, async (tx) => {
     const sub = await syncWithin(tx, user.id, now);
-    const { period, proration, overage: owed, totalCents } = await quote(tx, sub, change, user.verified, now);
-    // Charged only what the user was shown: time passing (a cent of proration every few minutes),
-    // usage (overage) or a plan changed elsewhere since the preview all make it another amount.
-    if (change.expectedTotalCents !== undefined && change.expectedTotalCents !== totalCents) {
+    const { period, proration, overage: owed, overageCents, totalCents } = await quote(tx, sub, change, user.verified, now);
+    // Charged only what the user was shown: time passing (a cent of proration every few minutes) or
+    // a plan changed elsewhere since the preview make it another amount. Overage is metered: tokens
+    // used since the preview are billed with it (`coversQuote`), else live traffic blocks the change.
+    if (change.expectedTotalCents !== undefined && !coversQuote(change.expectedTotalCents, proration.totalCents, overageCents)) {
       const amount = formatCents(Math.abs(totalCents));
       throw new AppError(
         'quote_expired',
@@ -413,7 +431,9 @@ function applyPlanChange(db: Database, user: ChangingUser, change: PlanChange, n
       period,
       currentPeriodStart: new Date(proration.newPeriod.start),
       currentPeriodEnd: new Date(proration.newPeriod.end),
-      cancelAtPeriodEnd: false,
+      // A pending cancellation outlives a change between paid plans (as Stripe's cancel_at_period_end
+      // outlives a price change): the new plan ends with its period. A move to Free has nothing to cancel.
+      cancelAtPeriodEnd: sub.cancelAtPeriodEnd && isPaidPlan(sub.plan as UserPlan) && isPaidPlan(change.plan),
       trialEndsAt: proration.trialMark === null ? null : new Date(proration.trialMark),
       // A trial that goes on under another plan or period is announced again, with what that one will bill.
       ...(proration.trialEndsAt !== null ? { trialRemindedAt: null } : {}),
@@ -449,6 +469,37 @@ export async function stopRenewalOnReclaim(db: Database, userId: string, now: nu
     if (!isPaidPlan(sub.plan as UserPlan) || sub.cancelAtPeriodEnd) return false;
     await updateSubscription(tx, userId, { cancelAtPeriodEnd: true, updatedAt: new Date(now) });
     return true;
+  });
+}
+
+/**
+ * An account being deleted ends its subscription now, under its billing lock: a period that ended is
+ * closed as a cancellation would close it (its overage billed, no renewal), the overage owed so far
+ * in the current period goes on a final invoice dated now, and `remove` (the account's deletion)
+ * runs in the same transaction, so no sweep renews the account in between. The invoices outlive the
+ * account (their `user_id` becomes null). Returns the final invoice, if any.
+ */
+export async function closeBillingAndRemove(
+  db: Database,
+  userId: string,
+  now: number,
+  remove: (tx: Database) => Promise<void>,
+): Promise<InvoiceRow | null> {
+  return withUserLock(db, userId, async (tx) => {
+    const existing = await findSubscription(tx, userId);
+    if (existing && isPaidPlan(existing.plan as UserPlan) && !existing.cancelAtPeriodEnd) {
+      await updateSubscription(tx, userId, { cancelAtPeriodEnd: true, updatedAt: new Date(now) });
+    }
+    const sub = await syncWithin(tx, userId, now);
+    const plan = sub.plan as UserPlan;
+    let final: InvoiceRow | null = null;
+    if (isPaidPlan(plan)) {
+      const current = currentOf(sub);
+      const lines = await overageLines(tx, userId, plan, current, now);
+      if (lines.length > 0) final = await issueInvoice(tx, userId, { start: current.start, end: Math.max(now, current.start) }, lines, now);
+    }
+    await remove(tx);
+    return final;
   });
 }
 

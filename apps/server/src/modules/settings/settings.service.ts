@@ -18,6 +18,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
+import { closeBillingAndRemove } from '../billing/billing.service.ts';
 // The reset module's own retirement of outstanding links (what a completed reset runs too).
 import { retirePasswordResets } from '../auth/accounts.repository.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
@@ -81,7 +82,8 @@ export async function updateProfile(
     throw error;
   }
   if (emailChanged) await retirePasswordResets(db, user.id, now);
-  if (emailChanged) await mailer.notify(emailChangedNotice({ name: user.name, oldEmail: user.email, newEmail: input.email, now }));
+  if (emailChanged)
+    await mailer.notify(emailChangedNotice({ name: user.name, verified: user.verified, oldEmail: user.email, newEmail: input.email, now }));
   return publicUserById(db, user.id, now);
 }
 
@@ -248,7 +250,9 @@ export async function saveRoutingPolicy(
 }
 
 /**
- * Deletes the account: keys stop working at once, sessions end, then every row of the user goes.
+ * Deletes the account: keys stop working at once, sessions end, the subscription ends with a final
+ * invoice for the overage owed so far, then every row of the user goes but its invoices (kept, with
+ * no account).
  * An account with a password
  * gives it (400 without it or when wrong); a single sign-on account without one has the typed
  * confirmation only. The shared demo account is never deleted.
@@ -271,6 +275,7 @@ export async function deleteAccount(
   await revokeAllApiKeys(db, userId, now);
   await revokeUserSessions(db, userId, now);
   await deleteAllProviderKeys(db, userId);
-  await deleteUserRow(db, userId);
+  // Billing is settled first, under its lock: the overage owed so far is invoiced, and the invoices stay.
+  await closeBillingAndRemove(db, userId, now, (tx) => deleteUserRow(tx, userId));
   invalidateAccountCache(userId);
 }

@@ -132,13 +132,16 @@ export default function BillingPage() {
                 testId="estimated-bill"
               />
             </dl>
-            <p className="mt-3 text-xs text-muted-foreground">
-              {data.overage.applies
-                ? `Tokens over your quota cost $${OVERAGE_USD_PER_1K_TOKENS.toFixed(2)} per 1K on ${data.planName}.`
-                : data.plan === 'free'
-                  ? 'Free plans are never billed for overage: requests are throttled until the next cycle.'
-                  : 'Traffic on your own provider keys has no token quota; your providers bill you directly.'}
-            </p>
+            {/* A plan without a quota (Enterprise) has no overage to explain. */}
+            {!(data.overage.applies && data.usage.tokensLimit === null) && (
+              <p className="mt-3 text-xs text-muted-foreground" data-testid="overage-note">
+                {data.overage.applies
+                  ? `Tokens over your quota cost $${OVERAGE_USD_PER_1K_TOKENS.toFixed(2)} per 1K on ${data.planName}.`
+                  : data.plan === 'free'
+                    ? 'Free plans are never billed for overage: requests are throttled until the next cycle.'
+                    : 'Traffic on your own provider keys has no token quota; your providers bill you directly.'}
+              </p>
+            )}
           </Card>
         </div>
       )}

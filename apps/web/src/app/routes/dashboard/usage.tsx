@@ -4,6 +4,7 @@ import { BarChart3, CheckCircle2, Clock, Download, DollarSign } from 'lucide-rea
 import { useState } from 'react';
 import { DashboardPage } from '~/components/layouts/dashboard-page';
 import { buttonClasses } from '~/components/ui/button';
+import { DownloadLink } from '~/components/ui/download-link';
 import { Card } from '~/components/ui/card';
 import { Skeleton } from '~/components/ui/skeleton';
 import { EmptyState, ErrorState } from '~/components/ui/state-panels';
@@ -48,9 +49,14 @@ export default function UsagePage() {
       actions={
         <div className="flex items-center gap-2">
           <RangeSelect value={range} options={RANGES} onChange={setRange} />
-          <a href={usageExportUrl(range)} download className={buttonClasses('secondary', 'sm', 'h-9')}>
+          <DownloadLink
+            href={usageExportUrl(range)}
+            filename={`conductor-usage-${range}.csv`}
+            failure="Could not export the usage."
+            className={buttonClasses('secondary', 'sm', 'h-9')}
+          >
             <Download className="size-4" aria-hidden="true" /> Export CSV
-          </a>
+          </DownloadLink>
         </div>
       }
     >

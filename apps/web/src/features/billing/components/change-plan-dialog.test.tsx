@@ -135,3 +135,53 @@ describe('change plan dialog, closed with Cancel', () => {
     expect(screen.getByRole('button', { name: 'Review change' })).toBeInTheDocument();
   });
 });
+
+describe('change plan dialog: what the preview tells of overage and a pending cancellation', () => {
+  const PRO_CANCELLING = {
+    ...FREE,
+    plan: 'pro',
+    planName: 'Pro',
+    priceCents: 2900,
+    cancelAtPeriodEnd: true,
+    trialAvailable: false,
+    overage: { tokens: 100_000, costCents: 500, applies: true },
+  } as BillingOverview;
+  const TO_ENTERPRISE: ProrationPreview = {
+    fromPlan: 'pro',
+    fromPeriod: 'monthly',
+    toPlan: 'enterprise',
+    toPeriod: 'monthly',
+    creditCents: 1000,
+    chargeCents: 7000,
+    overageCents: 500,
+    totalCents: 6500,
+    prorated: true,
+    periodStart: '2026-11-01T00:00:00.000Z',
+    periodEnd: '2026-12-01T00:00:00.000Z',
+    lines: [
+      { description: 'Enterprise plan (monthly), Nov 20, 2026 to Nov 30, 2026, prorated', amountCents: 7000 },
+      { description: 'Unused time on Pro plan (monthly)', amountCents: -1000 },
+      { description: 'Overage: 100,000 tokens over quota in November 2026', amountCents: 500 },
+    ],
+    trial: null,
+  };
+
+  it('says the overage is billed as metered, and that the subscription still cancels at the new period’s end', async () => {
+    previewPlanChange.mockReset().mockResolvedValue(TO_ENTERPRISE);
+    renderAt('/dashboard/billing?plan=enterprise', PRO_CANCELLING);
+    expect(await screen.findByTestId('overage-terms')).toHaveTextContent('Overage is billed as metered when you confirm');
+    expect(screen.getByTestId('cancellation-kept')).toHaveTextContent(
+      'Your subscription is still set to cancel: Enterprise ends Nov 30, 2026 and moves to the Free plan, unless you resume it.',
+    );
+  });
+
+  it('says neither when no overage is owed and nothing is set to cancel', async () => {
+    previewPlanChange
+      .mockReset()
+      .mockResolvedValue({ ...TO_ENTERPRISE, overageCents: 0, totalCents: 6000, lines: TO_ENTERPRISE.lines.slice(0, 2) });
+    renderAt('/dashboard/billing?plan=enterprise', { ...PRO_CANCELLING, cancelAtPeriodEnd: false });
+    await screen.findByTestId('proration-preview');
+    expect(screen.queryByTestId('overage-terms')).toBeNull();
+    expect(screen.queryByTestId('cancellation-kept')).toBeNull();
+  });
+});

@@ -38,7 +38,7 @@ function TrialTerms({ preview, trial }: { preview: ProrationPreview; trial: NonN
   );
 }
 
-function ProrationSummary({ preview, endsTrial }: { preview: ProrationPreview; endsTrial: boolean }) {
+function ProrationSummary({ preview, endsTrial, cancels }: { preview: ProrationPreview; endsTrial: boolean; cancels: boolean }) {
   return (
     <div className="space-y-3 rounded-md border border-border p-4 text-sm" data-testid="proration-preview">
       <ul className="space-y-2">
@@ -64,6 +64,17 @@ function ProrationSummary({ preview, endsTrial }: { preview: ProrationPreview; e
         <p className="text-xs text-muted-foreground">
           Takes effect immediately.{endsTrial && ' Your free trial ends now and cannot be started again.'} Your period runs to{' '}
           {formatLastDay(preview.periodEnd)}.{preview.totalCents > 0 && ' With no card on file, the invoice stays open until paid.'}
+        </p>
+      )}
+      {preview.overageCents > 0 && (
+        <p className="text-xs text-muted-foreground" data-testid="overage-terms">
+          Overage is billed as metered when you confirm: tokens used over the quota until then are added to it.
+        </p>
+      )}
+      {cancels && (
+        <p className="text-xs text-muted-foreground" data-testid="cancellation-kept">
+          Your subscription is still set to cancel: {planNameOf(preview.toPlan)} ends {formatLastDay(preview.periodEnd)} and moves to the
+          Free plan, unless you resume it.
         </p>
       )}
     </div>
@@ -193,7 +204,12 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
             ))}
           </fieldset>
           {preview.data && (
-            <ProrationSummary preview={preview.data} endsTrial={billing.trialEndsAt !== null && preview.data.trial === null} />
+            <ProrationSummary
+              preview={preview.data}
+              endsTrial={billing.trialEndsAt !== null && preview.data.trial === null}
+              // A pending cancellation outlives a change between paid plans (the server keeps it).
+              cancels={billing.cancelAtPeriodEnd && preview.data.toPlan !== 'free'}
+            />
           )}
           {requoted && preview.data && (
             <p role="status" className="text-sm text-muted-foreground" data-testid="requoted">

@@ -2,8 +2,9 @@ import type { Invoice } from '@conductor/shared/schemas/billing';
 import { Download } from 'lucide-react';
 import { Badge } from '~/components/ui/badge';
 import { buttonClasses } from '~/components/ui/button';
+import { DownloadLink } from '~/components/ui/download-link';
 import { Table, TableBody, TableHead, Td, Th } from '~/components/ui/table';
-import { formatCents, formatDate } from '~/lib/format';
+import { formatCents, formatUtcDate } from '~/lib/format';
 import { invoiceDownloadUrl } from '../api/billing';
 
 const STATUS: Record<Invoice['status'], { label: string; tone: 'success' | 'warning' | 'neutral' | 'danger' }> = {
@@ -13,6 +14,7 @@ const STATUS: Record<Invoice['status'], { label: string; tone: 'success' | 'warn
   uncollectible: { label: 'Uncollectible', tone: 'danger' },
 };
 
+/** Invoices are dated in UTC (a renewal on the 1st at 00:00 UTC is the 1st), as the invoice itself and the rest of Billing are. */
 export function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
   return (
     <Table aria-label="Invoice history">
@@ -35,22 +37,23 @@ export function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
             <tr key={invoice.id} data-testid="invoice-row">
               <Td>
                 <span className="font-mono text-xs">{invoice.number}</span>
-                <span className="block text-xs whitespace-nowrap text-muted-foreground sm:hidden">{formatDate(invoice.createdAt)}</span>
+                <span className="block text-xs whitespace-nowrap text-muted-foreground sm:hidden">{formatUtcDate(invoice.createdAt)}</span>
               </Td>
-              <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(invoice.createdAt)}</Td>
+              <Td className="hidden whitespace-nowrap sm:table-cell">{formatUtcDate(invoice.createdAt)}</Td>
               <Td numeric>{formatCents(invoice.amountCents)}</Td>
               <Td>
                 <Badge tone={status.tone}>{status.label}</Badge>
               </Td>
               <Td numeric>
-                <a
+                <DownloadLink
                   href={invoiceDownloadUrl(invoice.id)}
-                  download
+                  filename={`conductor-${invoice.number}.html`}
+                  failure="Could not download the invoice."
                   className={buttonClasses('ghost', 'sm')}
                   aria-label={`Download invoice ${invoice.number}`}
                 >
                   <Download className="size-4" aria-hidden="true" /> <span className="hidden sm:inline">Download</span>
-                </a>
+                </DownloadLink>
               </Td>
             </tr>
           );
