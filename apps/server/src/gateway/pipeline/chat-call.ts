@@ -26,6 +26,8 @@ import { settlesWithin } from '../../lib/deadline.ts';
 import { wellFormed } from '../../lib/text.ts';
 
 /** The longest an answer waits for its quota settlement (a slow shared store); then it goes, and the settlement follows. */
+/** How the shared demo account's usage names a model the gateway does not know. */
+const UNKNOWN_MODEL = 'unknown';
 const SETTLE_FIRST_WAIT_MS = 1_000;
 
 /**
@@ -276,9 +278,9 @@ export class ChatCall {
    */
   #admit(body: ChatCompletionRequest, promptTokens: number, ownKeysOnly: boolean): number | undefined | Promise<number | undefined> {
     const now = this.#startedAt;
-    const { userId, limitPerAddress } = this.#principal;
+    const { userId, sharedAccount } = this.#principal;
     const admission = this.#runtime.limiter.admit({
-      accountId: limitPerAddress ? `${userId}:${addressBucket(this.#request.ip)}` : userId,
+      accountId: sharedAccount ? `${userId}:${addressBucket(this.#request.ip)}` : userId,
       plan: this.#principal.plan,
       environment: this.#principal.environment,
       ownKeysOnly,
@@ -405,13 +407,16 @@ export class ChatCall {
     const completionTokens = usage?.completion_tokens ?? 0;
     void this.#settle();
     const model = findModel(this.#model);
+    // The shared demo account's usage is shown to every visitor: a name it does not know is one a
+    // visitor typed, so it is metered as `unknown` there (elsewhere, the caller's own typo is useful).
+    const modelName = model?.id ?? (this.#principal.sharedAccount ? UNKNOWN_MODEL : this.#model);
     this.#runtime.meter.record({
       requestId: this.#request.id,
       userId,
       apiKeyId: keyId,
       environment,
       provider: this.#provider,
-      model: wellFormed((model?.id ?? this.#model).slice(0, 128)),
+      model: wellFormed(modelName.slice(0, 128)),
       promptTokens,
       completionTokens,
       costMicros: environment === 'test' ? 0 : costMicros(model, promptTokens, completionTokens),

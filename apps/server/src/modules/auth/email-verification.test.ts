@@ -82,6 +82,9 @@ describe('e-mail confirmation, and a reset that reclaims an unconfirmed account'
     const [mail] = await readOutbox(harness.app.context, email, EMAIL_VERIFICATION_MAIL_KIND);
     expect(mail?.subject).toBe('Confirm your email address for Conductor');
     expect(mail?.text).toContain('http://localhost/verify-email?token=');
+    // The name was typed by whoever registered, maybe not the address's owner: not repeated to it.
+    expect(mail?.text).toMatch(/^Hello,\n/);
+    expect(mail?.text).not.toContain('Vera');
 
     const confirmed = await post('/api/v1/auth/verify-email', { token }, cookie);
     expect(confirmed.statusCode).toBe(200);

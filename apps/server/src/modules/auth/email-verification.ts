@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AUTH_COPY, EMAIL_VERIFICATION_TTL_MS } from '@conductor/shared/schemas/auth-copy';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { mailGreeting } from '../../lib/mail-greeting.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -44,7 +45,7 @@ export async function sendEmailVerification(
     kind: EMAIL_VERIFICATION_MAIL_KIND,
     deliverForMs: EMAIL_VERIFICATION_TTL_MS,
     text: [
-      `Hi ${user.name},`,
+      mailGreeting(user.name, false),
       '',
       'Please confirm that this is your email address for your Conductor account:',
       '',

@@ -2,6 +2,7 @@ import { AUTH_COPY, PASSWORD_RESET_TTL_MS } from '@conductor/shared/schemas/auth
 import { withAccountLock } from '../../db/account-lock.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { mailGreeting } from '../../lib/mail-greeting.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/password.ts';
@@ -48,7 +49,7 @@ export async function sendPasswordResetLink(
     // Tried again after a failed delivery only while the link still works.
     deliverForMs: PASSWORD_RESET_TTL_MS,
     text: [
-      `Hi ${user.name},`,
+      mailGreeting(user.name, user.verified),
       '',
       'Someone (hopefully you) asked to reset the password of your Conductor account. Choose a new password here:',
       '',

@@ -68,6 +68,19 @@ describe('forgot and reset password', () => {
     expect(link.pathname).toBe('/reset-password');
     expect(link.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await readOutbox(harness.app.context, unknownEmail)).toHaveLength(0);
+    const [mail] = await readOutbox(harness.app.context, email, PASSWORD_RESET_MAIL_KIND);
+    expect(mail?.text).toMatch(/^Hi Rosa,\n/);
+  });
+
+  it('does not repeat the name to an address that was never confirmed (someone may have signed up with it)', async () => {
+    const email = `squatted-${Date.now().toString(36)}-${next()}@example.com`;
+    const name = 'Your invoice is overdue: pay at https://evil.example/pay';
+    expect((await post('/api/v1/auth/register', { name, email, password: OLD_PASSWORD })).statusCode).toBe(201);
+    expect((await post('/api/v1/auth/forgot-password', { email })).statusCode).toBe(200);
+    await resetLink(email);
+    const [mail] = await readOutbox(harness.app.context, email, PASSWORD_RESET_MAIL_KIND);
+    expect(mail?.text).toMatch(/^Hello,\n/);
+    expect(mail?.text).not.toContain('evil.example');
   });
 
   it('stores only a hash of the token, expiring in one hour', async () => {

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { sweepDemoVisitorKeys } from '../../db/seed.ts';
-import { apiKeys, providerKeys, sessions, users } from '../../db/schema/index.ts';
+import { apiKeys, providerKeys, sessions, usageEvents, users } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { jsonHeaders } from '../portal/portal-testing.ts';
@@ -191,6 +191,26 @@ describe('the shared demo account', () => {
     expect(completion.statusCode, completion.body).toBe(200);
     expect(completion.headers['x-conductor-provider']).toBe('sandbox');
     expect(completion.json().choices[0].message.content).toContain('Hello from the demo');
+  });
+
+  it("meters a model name it does not know as 'unknown', so no visitor's text shows on every visitor's dashboard", async () => {
+    const created = await call('POST', '/api/v1/api-keys', visitor, { name: 'Model probe', environment: 'test', permissions: ['api'] });
+    expect(created.statusCode).toBe(201);
+    const typed = 'FREE PRO CREDITS - sign in at https://evil.example/demo';
+    const refused = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${created.json().key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ model: typed, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(refused.statusCode).toBe(404);
+    await harness.app.gateway.meter.flush();
+    const rows = await harness.app.context.database.db.select().from(usageEvents).where(eq(usageEvents.userId, demoId));
+    expect(rows.some((row) => row.model === typed)).toBe(false);
+    expect(rows.some((row) => row.model === 'unknown' && row.statusCode === 404)).toBe(true);
+    const activity = await call('GET', '/api/v1/observability/usage/activity?limit=20', other.cookie);
+    expect(activity.statusCode).toBe(200);
+    expect(activity.body).not.toContain('evil.example');
   });
 
   it("gives each visitor the sample keys and their own session's keys: never another visitor's", async () => {

@@ -1,4 +1,5 @@
 import { SUPPORT } from '@conductor/shared';
+import { mailGreeting } from '../../lib/mail-greeting.ts';
 import type { MailMessage } from '../../lib/mailer.ts';
 
 export const EMAIL_CHANGED_MAIL_KIND = 'email_changed';
@@ -16,13 +17,20 @@ const utcMinute = (now: number) => `${new Date(now).toISOString().slice(0, 16).r
  * The message to the address an account leaves: if someone else changed it, this is the
  * owner's only warning before password resets start going to the new address.
  */
-export function emailChangedNotice(input: { name: string; oldEmail: string; newEmail: string; now: number }): MailMessage {
+export function emailChangedNotice(input: {
+  name: string;
+  /** Whether the address the account leaves was confirmed. */
+  verified: boolean;
+  oldEmail: string;
+  newEmail: string;
+  now: number;
+}): MailMessage {
   return {
     to: input.oldEmail,
     subject: 'Your Conductor email address was changed',
     kind: EMAIL_CHANGED_MAIL_KIND,
     text: [
-      `Hi ${input.name},`,
+      mailGreeting(input.name, input.verified),
       '',
       `The email address of your Conductor account was changed to ${maskEmail(input.newEmail)} on ${utcMinute(input.now)}.`,
       'Sign-in, password reset and billing messages now go to the new address, not to this one.',

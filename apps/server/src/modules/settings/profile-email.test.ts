@@ -160,9 +160,16 @@ describe('the e-mail change notice', () => {
   });
 
   it('is addressed to the old address, greets the owner by the name they know', () => {
-    const notice = emailChangedNotice({ name: 'Nora', oldEmail: 'old@example.org', newEmail: 'new@example.net', now: 0 });
+    const notice = emailChangedNotice({ name: 'Nora', verified: true, oldEmail: 'old@example.org', newEmail: 'new@example.net', now: 0 });
     expect(notice).toMatchObject({ to: 'old@example.org', kind: EMAIL_CHANGED_MAIL_KIND });
     expect(notice.text).toMatch(/^Hi Nora,\n/);
     expect(notice.text).toContain('changed to n***@example.net on 1970-01-01 00:00 UTC');
+  });
+
+  it('does not repeat the name to an address that was never confirmed (a stranger may have typed both)', () => {
+    const name = 'Your invoice is overdue: pay at https://evil.example/pay';
+    const notice = emailChangedNotice({ name, verified: false, oldEmail: 'old@example.org', newEmail: 'new@example.net', now: 0 });
+    expect(notice.text).toMatch(/^Hello,\n/);
+    expect(notice.text).not.toContain('evil.example');
   });
 });
