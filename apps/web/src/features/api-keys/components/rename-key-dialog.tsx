@@ -1,4 +1,3 @@
-import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
 import { UpdateApiKeyInput } from '@conductor/shared/schemas/api-keys';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
@@ -9,17 +8,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, fieldAria } from '~/components/ui/field';
 import { Input } from '~/components/ui/input';
 import { useRenameApiKey } from '../api/api-keys';
+import type { KeyDialogProps } from './key-dialog-props';
 
-export function RenameKeyDialog({
-  apiKey,
-  onClose,
-  onCloseAutoFocus,
-}: {
-  apiKey: ApiKeyView | null;
-  onClose: () => void;
-  /** Opened from a row's button, not a Trigger: where focus goes once it has closed (call `preventDefault` to place it). */
-  onCloseAutoFocus?: (event: Event) => void;
-}) {
+export function RenameKeyDialog({ apiKey, onClose, onCloseAutoFocus }: KeyDialogProps) {
   const rename = useRenameApiKey();
   const form = useForm<UpdateApiKeyInput>({ resolver: zodResolver(UpdateApiKeyInput), values: { name: apiKey?.name ?? '' } });
   const error = form.formState.errors.name?.message;

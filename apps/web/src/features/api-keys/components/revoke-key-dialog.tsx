@@ -1,20 +1,11 @@
-import type { ApiKeyView } from '@conductor/shared/schemas/api-keys';
 import { toast } from '~/lib/toast';
 import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '~/components/ui/dialog';
 import { useRevokeApiKey } from '../api/api-keys';
+import type { KeyDialogProps } from './key-dialog-props';
 
-export function RevokeKeyDialog({
-  apiKey,
-  onClose,
-  onCloseAutoFocus,
-}: {
-  apiKey: ApiKeyView | null;
-  onClose: () => void;
-  /** Opened from a row's button, not a Trigger: where focus goes once it has closed (call `preventDefault` to place it). */
-  onCloseAutoFocus?: (event: Event) => void;
-}) {
+export function RevokeKeyDialog({ apiKey, onClose, onCloseAutoFocus }: KeyDialogProps) {
   const revoke = useRevokeApiKey();
   return (
     <Dialog open={apiKey !== null} onOpenChange={(open) => !open && onClose()}>
