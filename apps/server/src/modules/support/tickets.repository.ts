@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { supportTickets, ticketAttachments } from '../../db/schema/index.ts';
 
@@ -17,6 +17,14 @@ const ATTACHMENT_SUMMARY = {
   createdAt: ticketAttachments.createdAt,
 };
 
+/**
+ * An attachment's bytes as SQL: hex text that the database decodes. The embedded database's
+ * driver turns a `bytea` parameter into hex one byte at a time in JavaScript (an array of ten
+ * million strings for a 10 MB file, on the thread that serves requests): about 8x slower than
+ * `Buffer#toString('hex')` plus the database's own `decode` (5 MB: 2.5 s against 0.3 s).
+ */
+const hexBytes = (data: Buffer) => sql`decode(${data.toString('hex')}, 'hex')`;
+
 /** Stores a ticket and its attachments atomically; the ticket number comes from the serial column. */
 export async function insertTicket(
   db: Database,
@@ -31,7 +39,7 @@ export async function insertTicket(
         ? []
         : await tx
             .insert(ticketAttachments)
-            .values(attachments.map((attachment) => ({ ...attachment, ticketId: row.id })))
+            .values(attachments.map((attachment) => ({ ...attachment, data: hexBytes(attachment.data), ticketId: row.id })))
             .returning(ATTACHMENT_SUMMARY);
     return { ticket: row, attachments: stored };
   });
@@ -62,13 +70,16 @@ export async function listTicketsForUser(
   return tickets.map((ticket) => ({ ...ticket, attachments: attachments.filter((attachment) => attachment.ticketId === ticket.id) }));
 }
 
-/** One attachment with its bytes, only if it belongs to a ticket of `userId`. */
+/**
+ * One attachment with its bytes, only if it belongs to a ticket of `userId`. The bytes come as hex
+ * text (decoded natively here): the embedded database's driver would parse a `bytea` byte by byte.
+ */
 export async function findAttachmentForUser(db: Database, userId: string, attachmentId: string): Promise<AttachmentRow | undefined> {
   const [row] = await db
-    .select({ attachment: ticketAttachments, ownerId: supportTickets.userId })
+    .select({ attachment: ATTACHMENT_SUMMARY, hex: sql<string>`encode(${ticketAttachments.data}, 'hex')`, ownerId: supportTickets.userId })
     .from(ticketAttachments)
     .innerJoin(supportTickets, eq(supportTickets.id, ticketAttachments.ticketId))
     .where(eq(ticketAttachments.id, attachmentId))
     .limit(1);
-  return row && row.ownerId === userId ? row.attachment : undefined;
+  return row && row.ownerId === userId ? { ...row.attachment, data: Buffer.from(row.hex, 'hex') } : undefined;
 }

@@ -14,10 +14,12 @@ import {
   TICKET_SENDER_HEADER,
 } from '@conductor/shared/schemas/support';
 import { AppError } from '../../lib/errors.ts';
+import { sendError } from '../../plugins/error-handler.ts';
 import { findAttachmentForUser } from './tickets.repository.ts';
 import { confirmationAllowance } from './confirmation-limit.ts';
 import { attachmentTooLarge, attachmentType, cleanFilename, createTicket, listTickets, type UploadedFile } from './tickets.service.ts';
 import { ticketRateLimit } from './ticket-rate-limit.ts';
+import { createUploadGate, TicketUpload, UploadRefusal } from './upload-limits.ts';
 
 const TEXT_FIELDS = new Set(['subject', 'priority', 'category', 'description', 'name', 'email']);
 
@@ -32,6 +34,8 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const { database, mailer, clock, redis, env } = app.context;
   const deps = { database, mailer, clock, mayConfirm: confirmationAllowance('support-ticket', redis, env.GATEWAY_REDIS_PREFIX) };
+  // Attachments are rationed: places in flight (per process) and signed-out senders' daily bytes (shared); see upload-limits.ts.
+  const gate = createUploadGate(app.context);
 
   app.post(
     '/api/v1/support/tickets',
@@ -45,20 +49,33 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.headers[TICKET_SENDER_HEADER] === 'account' && !request.auth) {
         throw new AppError('session_expired', TICKET_MESSAGES.sessionEnded);
       }
-      const { values, files } = await readForm(request);
-      const parsed = SupportTicketFields.safeParse(values);
-      if (!parsed.success) {
-        const fields: Record<string, string> = {};
-        for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
-        const [first] = Object.values(fields);
-        throw new AppError('validation_failed', first ?? 'Invalid ticket', { fields });
+      const upload = new TicketUpload(gate, request);
+      try {
+        const { values, files } = await readForm(request, upload);
+        const parsed = SupportTicketFields.safeParse(values);
+        if (!parsed.success) {
+          const fields: Record<string, string> = {};
+          for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
+          const [first] = Object.values(fields);
+          throw new AppError('validation_failed', first ?? 'Invalid ticket', { fields });
+        }
+        const charge = await upload.charge(files.reduce((sum, file) => sum + file.data.length, 0));
+        let ticket: Awaited<ReturnType<typeof createTicket>>;
+        try {
+          ticket = await createTicket(deps, { fields: parsed.data, files, user: request.auth?.user ?? null });
+        } catch (error) {
+          // Not stored (refused or failed): the bytes were not taken from the day's budgets after all.
+          await charge.refund();
+          throw error;
+        }
+        return reply.status(201).send({ ticket, message: TICKET_MESSAGES.created(ticket.number) });
+      } catch (error) {
+        // 503 and 408 have no AppError code: the same envelope, sent here.
+        if (error instanceof UploadRefusal) return sendError(request, reply, error);
+        throw error;
+      } finally {
+        upload.release();
       }
-      const ticket = await createTicket(deps, {
-        fields: parsed.data,
-        files,
-        user: request.auth?.user ?? null,
-      });
-      return reply.status(201).send({ ticket, message: TICKET_MESSAGES.created(ticket.number) });
     },
   );
 
@@ -100,9 +117,11 @@ export function attachmentDisposition(filename: string): string {
 /**
  * Reads every part, files into memory, and stops as soon as the upload is refused (the rest is not
  * read): a file past ATTACHMENT_MAX_BYTES, attachments past ATTACHMENT_MAX_TOTAL_BYTES in all, a file
- * whose first bytes are not a PNG, JPEG or PDF, one file too many.
+ * whose first bytes are not a PNG, JPEG or PDF, one file too many, no place in flight for it (429
+ * for the sender's address, 503 for the server), more than a signed-out sender's daily budgets have
+ * left (429), or longer than UPLOAD_LIMITS.readSeconds (408).
  */
-async function readForm(request: FastifyRequest): Promise<{ values: Record<string, string>; files: UploadedFile[] }> {
+async function readForm(request: FastifyRequest, upload: TicketUpload): Promise<{ values: Record<string, string>; files: UploadedFile[] }> {
   const values: Record<string, string> = {};
   const files: UploadedFile[] = [];
   let total = 0;
@@ -110,14 +129,20 @@ async function readForm(request: FastifyRequest): Promise<{ values: Record<strin
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const filename = cleanFilename(part.filename);
+        // A place in flight (and the budget checked) before any of the file is read; a nameless part
+        // (an empty file input) takes it only if it brings bytes.
+        if (part.filename) await upload.beforeFile();
+        upload.current = part.file;
         const chunks: Buffer[] = [];
         let size = 0;
         let typeChecked = false;
         for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          await upload.beforeFile();
           chunks.push(chunk);
           size += chunk.length;
           total += chunk.length;
           if (size > ATTACHMENT_MAX_BYTES || part.file.truncated) throw attachmentTooLarge(filename);
+          if (total > upload.allowance) throw upload.overAllowance();
           if (total > ATTACHMENT_MAX_TOTAL_BYTES) {
             throw new AppError('payload_too_large', TICKET_MESSAGES.attachmentsTooLargeInTotal, {
               fields: { attachments: TICKET_MESSAGES.attachmentsTooLargeInTotal },
@@ -128,6 +153,7 @@ async function readForm(request: FastifyRequest): Promise<{ values: Record<strin
             typeChecked = true;
           }
         }
+        upload.current = null;
         // An empty file input still sends a part with no name and no bytes: not an attachment.
         if (!part.filename && chunks.length === 0) continue;
         // Shorter files (and the empty ones) are refused by the service, with the same messages.
@@ -136,8 +162,11 @@ async function readForm(request: FastifyRequest): Promise<{ values: Record<strin
         values[part.fieldname] = part.value;
       }
     }
+    upload.finishedReading();
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    // Stopped for taking too long: whatever the read then failed with, that is the answer.
+    if (upload.stopped) throw upload.tooSlow();
+    if (error instanceof AppError || error instanceof UploadRefusal) throw error;
     const refusals = request.server.multipartErrors;
     if (error instanceof refusals.FilesLimitError) throw new AppError('bad_request', TICKET_MESSAGES.tooManyAttachments);
     if (error instanceof refusals.FieldsLimitError || error instanceof refusals.PartsLimitError)

@@ -37,13 +37,22 @@ export function submitTicket(
         | (SupportTicketCreated & { error?: { code: string; message: string; fields?: Record<string, string> } })
         | null;
       if (request.status >= 200 && request.status < 300 && body) return resolve(body);
-      const message = request.status >= 500 ? MESSAGES.serverError : (body?.error?.message ?? `Request failed (${request.status})`);
+      // A 503 in our envelope with Retry-After is the server declining for now (too many uploads at once),
+      // not a failure: its message says what to do, so it is shown rather than the server-error toast.
+      const declined = request.status === 503 && isDeclined(request.getResponseHeader('retry-after'), body?.error?.message);
+      const message =
+        request.status >= 500 && !declined ? MESSAGES.serverError : (body?.error?.message ?? `Request failed (${request.status})`);
       // As the shared client would: a 401 logs out with the spec's toast, a 5xx shows the server-error toast.
-      const announced = announceFailure(request.status);
+      const announced = declined ? false : announceFailure(request.status);
       reject(new ApiError(request.status, body?.error?.code ?? String(request.status), message, body?.error?.fields, announced));
     });
     request.addEventListener('error', () => reject(new ApiError(0, 'network', 'Network error: the ticket could not be sent.')));
     request.addEventListener('timeout', () => reject(new ApiError(0, 'timeout', 'The upload timed out. Please try again.')));
     request.send(form);
   });
+}
+
+/** A 503 that the server sent on purpose (its envelope, a Retry-After): "not now", with its own message. */
+function isDeclined(retryAfter: string | null, message: string | undefined): boolean {
+  return retryAfter !== null && typeof message === 'string' && message !== '';
 }

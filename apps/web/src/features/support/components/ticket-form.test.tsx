@@ -54,8 +54,8 @@ function fillIn(root: ParentNode) {
   }
 }
 
-/** An XMLHttpRequest that answers every upload with `status` and `body`. */
-function answerUploadsWith(status: number, body: unknown) {
+/** An XMLHttpRequest that answers every upload with `status`, `body` and `headers` (lower-case names). */
+function answerUploadsWith(status: number, body: unknown, headers: Record<string, string> = {}) {
   class FakeRequest extends EventTarget {
     status = 0;
     response: unknown = null;
@@ -64,6 +64,9 @@ function answerUploadsWith(status: number, body: unknown) {
     upload = new EventTarget();
     open() {}
     setRequestHeader() {}
+    getResponseHeader(name: string) {
+      return headers[name.toLowerCase()] ?? null;
+    }
     send() {
       setTimeout(() => {
         this.status = status;
@@ -166,5 +169,69 @@ describe('ticket form', () => {
     } finally {
       off();
     }
+  });
+
+  describe('a ticket refused for now shows the server’s message as a toast', () => {
+    const BUSY = 'We are receiving other attachments right now. Try again in 30 seconds, or send your ticket without attachments.';
+    const BUDGET = 'Signed-out visitors can attach up to 50 MB a day from one network, and yours has reached that.';
+    const ONE_AT_A_TIME = 'A ticket with attachments from your network is still being uploaded.';
+
+    async function submitAndExpectToast(message: string) {
+      const serverErrors = vi.fn();
+      const off = onServerError(serverErrors);
+      try {
+        render(<TicketForm />);
+        fillIn(document);
+        pick(fileInput(), [png('screenshot.png')]);
+        await waitFor(() => expect(listed().getByText('screenshot.png')).toBeInTheDocument());
+        fireEvent.submit(screen.getByRole('form', { name: 'Support ticket' }));
+        await waitFor(() => expect(toast.error).toHaveBeenCalledWith(message));
+        expect(toast.error).toHaveBeenCalledTimes(1);
+        // Not a server error: no server-error toast, and not the generic failure.
+        expect(serverErrors).not.toHaveBeenCalled();
+        expect(screen.queryByText(TICKET_MESSAGES.failure)).toBeNull();
+        // The form stays as filled in, to send again.
+        expect(listed().getByText('screenshot.png')).toBeInTheDocument();
+        expect(screen.getByRole('button', { name: 'Submit Ticket' })).toBeEnabled();
+      } finally {
+        off();
+      }
+    }
+
+    it('503 with Retry-After: the server is busy with other uploads', async () => {
+      answerUploadsWith(503, { error: { code: 'attachments_busy', message: BUSY } }, { 'retry-after': '30' });
+      await submitAndExpectToast(BUSY);
+    });
+
+    it('429: one upload at a time from a network', async () => {
+      answerUploadsWith(429, { error: { code: 'rate_limited', message: ONE_AT_A_TIME } }, { 'retry-after': '30' });
+      await submitAndExpectToast(ONE_AT_A_TIME);
+    });
+
+    it('429: the day’s attachments spent, also shown at the attachments', async () => {
+      answerUploadsWith(
+        429,
+        { error: { code: 'rate_limited', message: BUDGET, fields: { attachments: BUDGET } } },
+        { 'retry-after': '3600' },
+      );
+      await submitAndExpectToast(BUDGET);
+      expect(screen.getByText(BUDGET)).toBeInTheDocument();
+    });
+
+    it('a 503 without our envelope is still a server error (its toast, not a message of ours)', async () => {
+      answerUploadsWith(503, null);
+      const serverErrors = vi.fn();
+      const off = onServerError(serverErrors);
+      try {
+        render(<TicketForm />);
+        fillIn(document);
+        fireEvent.submit(screen.getByRole('form', { name: 'Support ticket' }));
+        expect(await screen.findByText(TICKET_MESSAGES.failure)).toBeInTheDocument();
+        expect(serverErrors).toHaveBeenCalledTimes(1);
+        expect(toast.error).not.toHaveBeenCalled();
+      } finally {
+        off();
+      }
+    });
   });
 });

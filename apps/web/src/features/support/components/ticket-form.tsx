@@ -8,6 +8,7 @@ import { Input, inputClasses } from '~/components/ui/input';
 import { Select } from '~/components/ui/select';
 import { ApiError } from '~/lib/api-client';
 import { useAuth } from '~/lib/auth';
+import { toast } from '~/lib/toast';
 import { wasAnnounced } from '~/lib/toast-failure';
 import { type FormSchema, useSchemaForm } from '~/lib/use-schema-form';
 import { checkAttachments } from '../attachments';
@@ -46,6 +47,15 @@ function schemaFor(signedIn: { current: boolean }) {
 
 const EMPTY = { subject: '', priority: 'medium', category: 'technical', description: '', name: '', email: '' };
 type FieldName = keyof typeof EMPTY;
+
+/**
+ * An answer that says "not now": 429 (a limit of the sender's: tickets an hour, one upload at a
+ * time, the day's attachments) or a 503 the upload kept the server's message for (busy with other
+ * uploads). Not one the client announced already (a server error has had its own toast).
+ */
+function isRefusedForNow(error: unknown): error is ApiError {
+  return error instanceof ApiError && !error.announced && (error.status === 429 || error.status === 503);
+}
 
 /** Where the subject field sits in the window (null before the form is on the page). */
 const subjectTop = (form: HTMLElement | null): number | null => form?.querySelector('#ticket-subject')?.getBoundingClientRect().top ?? null;
@@ -171,7 +181,9 @@ export function TicketForm({ liveChat = null }: { liveChat?: number | null }) {
       for (const [name, text] of Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {})) {
         if (name in EMPTY) form.setError(name as FieldName, text);
       }
-      setSubmitError(message);
+      // Refused for now (a limit reached, the server busy with other uploads): the server's message, as a toast.
+      if (isRefusedForNow(error)) toast.error(error.message);
+      else setSubmitError(message);
     } finally {
       setProgress(null);
     }
