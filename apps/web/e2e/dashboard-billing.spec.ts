@@ -238,7 +238,7 @@ test('billing: the amount shown is the amount charged; when it has moved, the di
   const requoted = page.waitForResponse((response) => response.url().endsWith('/api/v1/billing/preview'));
   await dialog.getByRole('button', { name: 'Confirm change' }).click();
   await expect(dialog.getByTestId('requoted')).toContainText(/^This change now comes to \$\d+\.\d\d due, not the amount shown\./);
-  expect(sent[0]).toEqual({ plan: 'pro', period: 'monthly', expectedTotalCents: shown });
+  expect(sent[0]).toEqual({ plan: 'pro', period: 'monthly', expectedTotalCents: shown, expectedOverageCents: 0 });
   await expect(dialog.getByTestId('requoted')).toContainText('The amounts above are up to date.');
   allowFailedResources(consoleErrors, [409]); // the refused confirmation, logged by Chromium
   const now = (await (await requoted).json()).totalCents as number;
@@ -246,6 +246,6 @@ test('billing: the amount shown is the amount charged; when it has moved, the di
 
   await dialog.getByRole('button', { name: 'Confirm change' }).click();
   await expect(page.getByTestId('current-plan')).toHaveText('Pro');
-  expect(sent[1]).toEqual({ plan: 'pro', period: 'monthly', expectedTotalCents: now });
+  expect(sent[1]).toEqual({ plan: 'pro', period: 'monthly', expectedTotalCents: now, expectedOverageCents: 0 });
   await expect(page.getByTestId('invoice-row').first()).toContainText(`$${(now / 100).toFixed(2)}`);
 });

@@ -26,13 +26,18 @@ export function attachmentFilename(disposition: string | null): string | null {
  * and thrown as an `ApiError` (`announced` when the user was already told).
  */
 export async function downloadFile(url: string, fallbackName: string): Promise<void> {
-  const timeout = AbortSignal.timeout(TIMEOUTS_MS.authenticatedClient);
+  // The time-out covers the wait for the answer, not the file's transfer (a large export on a slow
+  // connection may take longer, and shows in the browser's own download progress meanwhile).
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), TIMEOUTS_MS.authenticatedClient);
   let response: Response;
   try {
-    response = await fetch(url, { credentials: 'same-origin', signal: timeout });
+    response = await fetch(url, { credentials: 'same-origin', signal: controller.signal });
   } catch (error) {
-    if (timeout.aborted) throw new ApiError(0, 'timeout', 'The request timed out. Please try again.');
+    if (controller.signal.aborted) throw new ApiError(0, 'timeout', 'The request timed out. Please try again.');
     throw new ApiError(0, 'network', error instanceof Error ? error.message : 'Network error');
+  } finally {
+    clearTimeout(timer);
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
@@ -45,7 +50,12 @@ export async function downloadFile(url: string, fallbackName: string): Promise<v
       announced,
     );
   }
-  const blob = await response.blob();
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch (error) {
+    throw new ApiError(0, 'network', error instanceof Error ? error.message : 'Network error');
+  }
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;

@@ -78,8 +78,19 @@ export const ChangePlanInput = z
      * `quote_expired` and nothing changes. Without it, the change is made at whatever it costs now.
      */
     expectedTotalCents: z.number().int().optional(),
+    /**
+     * The preview's `overageCents`, sent with `expectedTotalCents`: the overage keeps being metered
+     * while the user reads the preview, so the change then goes ahead when the prorated part is
+     * exactly the one shown and the overage owed is at least the one shown (billed as metered).
+     * Without it, the total must be exactly `expectedTotalCents`.
+     */
+    expectedOverageCents: z.number().int().min(0).optional(),
   })
-  .strict();
+  .strict()
+  .refine((input) => input.expectedOverageCents === undefined || input.expectedTotalCents !== undefined, {
+    message: 'expectedOverageCents is sent with expectedTotalCents',
+    path: ['expectedOverageCents'],
+  });
 export type ChangePlanInput = z.input<typeof ChangePlanInput>;
 
 /** What a plan change costs now: credit for the unused part of the old plan, charge for the new one. */

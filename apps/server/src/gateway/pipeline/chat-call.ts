@@ -25,9 +25,9 @@ import { addressBucket } from '../../lib/client-address.ts';
 import { settlesWithin } from '../../lib/deadline.ts';
 import { wellFormed } from '../../lib/text.ts';
 
-/** The longest an answer waits for its quota settlement (a slow shared store); then it goes, and the settlement follows. */
 /** How the shared demo account's usage names a model the gateway does not know. */
 const UNKNOWN_MODEL = 'unknown';
+/** The longest an answer waits for its quota settlement (a slow shared store); then it goes, and the settlement follows. */
 const SETTLE_FIRST_WAIT_MS = 1_000;
 
 /**

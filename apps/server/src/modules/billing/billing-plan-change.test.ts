@@ -28,7 +28,12 @@ describe('billing: plan changes', () => {
 
     // Traffic goes on between Review and Confirm: 300 tokens more over quota.
     await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-16T00:00:00Z', { promptTokens: 200, completionTokens: 100 })]);
-    const change = await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise', expectedTotalCents: preview.totalCents });
+    const shown = { plan: 'enterprise', expectedTotalCents: preview.totalCents, expectedOverageCents: preview.overageCents };
+    // Without the overage shown, only the exact total would do.
+    expect(
+      (await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise', expectedTotalCents: preview.totalCents })).statusCode,
+    ).toBe(409);
+    const change = await post('/api/v1/billing/change-plan', cookie, shown);
     expect(change.statusCode, change.body).toBe(200);
     // The proration shown, and the overage as metered now: 100,300 tokens, 501.5 cents rounded up.
     expect(change.json().invoice.amountCents).toBe(preview.totalCents + 2);
@@ -45,9 +50,15 @@ describe('billing: plan changes', () => {
     const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'enterprise' })).json();
     expect(preview.overageCents).toBe(500);
     const proration = preview.totalCents - preview.overageCents;
-    for (const expectedTotalCents of [proration - 1, preview.totalCents + 1]) {
-      const refused = await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise', expectedTotalCents });
-      expect(refused.statusCode, String(expectedTotalCents)).toBe(409);
+    for (const [expectedTotalCents, expectedOverageCents] of [
+      [proration - 1, undefined],
+      [preview.totalCents + 1, undefined],
+      [preview.totalCents + 1, 500],
+      [preview.totalCents - 1, 500],
+      [preview.totalCents + 1, 501],
+    ]) {
+      const refused = await post('/api/v1/billing/change-plan', cookie, { plan: 'enterprise', expectedTotalCents, expectedOverageCents });
+      expect(refused.statusCode, `${expectedTotalCents} ${expectedOverageCents}`).toBe(409);
       expect(refused.json().error.code).toBe('quote_expired');
     }
     // Another tab moves to Pro yearly (billing the overage so far): the Enterprise quote shown is stale.
@@ -58,14 +69,34 @@ describe('billing: plan changes', () => {
     expect((await get('/api/v1/billing', cookie)).json()).toMatchObject({ plan: 'pro', period: 'yearly' });
   });
 
-  it('covers the shown amount: the proration exactly, plus none to all of the overage owed now', () => {
-    expect(coversQuote(1000, 1000, 0)).toBe(true);
-    expect(coversQuote(1001, 1000, 0)).toBe(false);
-    expect(coversQuote(999, 1000, 0)).toBe(false);
-    expect(coversQuote(1500, 1000, 502)).toBe(true);
-    expect(coversQuote(1503, 1000, 502)).toBe(false);
-    expect(coversQuote(-400, -900, 502)).toBe(true);
-    expect(coversQuote(-901, -900, 502)).toBe(false);
+  it('covers the shown amount: the proration exactly, and an overage that has only grown since', () => {
+    const now = (prorationCents: number, overageCents: number) => ({ prorationCents, overageCents });
+    expect(coversQuote({ totalCents: 1000, overageCents: 0 }, now(1000, 0))).toBe(true);
+    expect(coversQuote({ totalCents: 1001, overageCents: 0 }, now(1000, 0))).toBe(false);
+    expect(coversQuote({ totalCents: 999, overageCents: 0 }, now(1000, 0))).toBe(false);
+    expect(coversQuote({ totalCents: 1500, overageCents: 500 }, now(1000, 502))).toBe(true);
+    expect(coversQuote({ totalCents: 1503, overageCents: 503 }, now(1000, 502))).toBe(false);
+    expect(coversQuote({ totalCents: -400, overageCents: 500 }, now(-900, 502))).toBe(true);
+    // A proration that moved by up to the overage shown is still a moved proration.
+    expect(coversQuote({ totalCents: -997, overageCents: 500 }, now(-977, 500))).toBe(false);
+    expect(coversQuote({ totalCents: 1500 }, now(1000, 500))).toBe(true);
+    expect(coversQuote({ totalCents: 1500 }, now(1000, 502))).toBe(false);
+  });
+
+  it('refuses a confirmation after the proration moved, even by less than the overage shown', async () => {
+    const { cookie, user } = await onPro();
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-15T10:00:00Z', { promptTokens: 1_100_000, completionTokens: 0 })]);
+    const preview = (await post('/api/v1/billing/preview', cookie, { plan: 'free' })).json();
+    expect(preview.overageCents).toBe(500);
+    clock.set('2026-03-16T05:00:00.000Z');
+    const later = await sessionFor(user.id);
+    const refused = await post('/api/v1/billing/change-plan', later, {
+      plan: 'free',
+      expectedTotalCents: preview.totalCents,
+      expectedOverageCents: preview.overageCents,
+    });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(await planOf(user.id)).toBe('pro');
   });
 
   it('a pending cancellation outlives a change between paid plans, and ends the new plan with its period', async () => {

@@ -373,24 +373,28 @@ function currentOf(sub: SubscriptionRow) {
 }
 
 /**
- * Whether the amount the user confirmed (`expectedTotalCents`, the preview's total) still covers
- * the change: the prorated difference must be exactly the one shown, while the overage owed is
- * metered and may only have grown since the preview (tokens keep being used under the plan being
- * left, which the change bills as metered). So the amount shown is the proration as of now plus
- * some overage between none and all of what is owed now; anything else (a price, period or plan
- * changed since, which also bills the overage owed so far) is refused. Without overage owed, only
- * the exact amount covers it.
+ * Whether what the user confirmed (the preview's total, and its overage when sent) still covers
+ * the change. The prorated difference must be exactly the one shown (time passing moves it by a
+ * cent every few minutes; a price, period or plan changed since moves it more), while the overage
+ * owed is metered and may only have grown since the preview: tokens keep being used under the plan
+ * being left, and the change bills them as metered, else live traffic would block every change.
+ * Without the overage shown, the whole total must be the one shown.
  */
-export function coversQuote(expectedTotalCents: number, prorationCents: number, overageCents: number): boolean {
-  const shownOverage = expectedTotalCents - prorationCents;
-  return shownOverage >= 0 && shownOverage <= overageCents;
+export function coversQuote(
+  shown: { totalCents: number; overageCents?: number | undefined },
+  now: { prorationCents: number; overageCents: number },
+): boolean {
+  if (shown.overageCents === undefined) return shown.totalCents === now.prorationCents + now.overageCents;
+  return shown.totalCents - shown.overageCents === now.prorationCents && shown.overageCents <= now.overageCents;
 }
 
 export interface PlanChange {
   plan: 'free' | 'pro' | 'enterprise';
   period: BillingPeriod;
-  /** The amount the user was shown (the preview's `totalCents`): refused with 409 if it is no longer the amount. */
+  /** The amount the user was shown (the preview's `totalCents`): refused with 409 if it no longer covers the change (`coversQuote`). */
   expectedTotalCents?: number | undefined;
+  /** The preview's `overageCents`, shown with that total. */
+  expectedOverageCents?: number | undefined;
 }
 
 export async function previewPlanChange(db: Database, user: ChangingUser, change: PlanChange, now: number): Promise<ProrationPreview> {
@@ -417,7 +421,11 @@ function applyPlanChange(db: Database, user: ChangingUser, change: PlanChange, n
     // Charged only what the user was shown: time passing (a cent of proration every few minutes) or
     // a plan changed elsewhere since the preview make it another amount. Overage is metered: tokens
     // used since the preview are billed with it (`coversQuote`), else live traffic blocks the change.
-    if (change.expectedTotalCents !== undefined && !coversQuote(change.expectedTotalCents, proration.totalCents, overageCents)) {
+    const shown =
+      change.expectedTotalCents === undefined
+        ? undefined
+        : { totalCents: change.expectedTotalCents, overageCents: change.expectedOverageCents };
+    if (shown && !coversQuote(shown, { prorationCents: proration.totalCents, overageCents })) {
       const amount = formatCents(Math.abs(totalCents));
       throw new AppError(
         'quote_expired',

@@ -58,10 +58,10 @@ function harness(getTest: () => TestApp) {
       remoteAddress,
     });
   /** An upload whose first file has started and whose body does not go on until `finish()`. */
-  const held = (remoteAddress: string, subject = 'Held upload') => {
+  const held = (remoteAddress: string, subject = 'Held upload', cookie?: string) => {
     const body = new PassThrough();
     body.write(Buffer.concat([Buffer.from(`${fieldsPart(subject)}${fileHead('held.png')}`), PNG]));
-    const answer = send(body, remoteAddress);
+    const answer = send(body, remoteAddress, cookie);
     return {
       answer,
       finish: () => body.end(Buffer.from(`\r\n${END}`)),
@@ -100,8 +100,9 @@ describe('ticket uploads in flight', () => {
   const { gate, send, held, answerBeforeTheEnd } = harness(() => test);
 
   it(`reads at most ${UPLOAD_LIMITS.inFlight} uploads at once, and answers the next 503 with Retry-After before reading its files`, async () => {
+    const customer = await createUserWithSession(test.app);
     const first = held('198.51.100.11');
-    const second = held('198.51.100.12');
+    const second = held('198.51.100.12', 'Held upload', customer.cookie);
     try {
       await until(() => gate().slots.inFlight === 2, 'two uploads in flight');
       const refused = await answerBeforeTheEnd(
@@ -125,6 +126,25 @@ describe('ticket uploads in flight', () => {
     expect((await send(wholeTicket('After the busy spell', 1), '198.51.100.13')).statusCode).toBe(201);
   });
 
+  it(`keeps ${UPLOAD_LIMITS.inFlight - UPLOAD_LIMITS.visitorInFlight} of the places for confirmed accounts: signed-out senders from other addresses wait`, async () => {
+    const first = held('198.51.100.41', 'Visitor upload');
+    try {
+      await until(() => gate().slots.inFlight === 1, 'one upload in flight');
+      const visitor = await answerBeforeTheEnd(
+        Buffer.concat([Buffer.from(`${fieldsPart('Second visitor')}${fileHead('v.png')}`), PNG]),
+        '198.51.100.42',
+      );
+      expect(visitor.statusCode).toBe(503);
+      expect(visitor.json().error.code).toBe('attachments_busy');
+      const customer = await createUserWithSession(test.app);
+      expect((await send(wholeTicket('Customer while a visitor uploads', 1), '198.51.100.43', customer.cookie)).statusCode).toBe(201);
+    } finally {
+      first.finish();
+    }
+    expect((await first.answer).statusCode).toBe(201);
+    expect(gate().slots.inFlight).toBe(0);
+  });
+
   it('reads one upload at a time per address (an IPv6 /64 as one), refusing another with 429', async () => {
     const first = held('2001:db8:77:1::1');
     try {
@@ -136,7 +156,8 @@ describe('ticket uploads in flight', () => {
       expect(sameNetwork.statusCode).toBe(429);
       expect(sameNetwork.headers['retry-after']).toBe(String(UPLOAD_LIMITS.busyRetrySeconds));
       expect(sameNetwork.json().error).toEqual({ code: 'rate_limited', message: UPLOAD_MESSAGES.addressBusy });
-      expect((await send(wholeTicket('Another network', 1), '2001:db8:77:2::1')).statusCode).toBe(201);
+      const customer = await createUserWithSession(test.app);
+      expect((await send(wholeTicket('Another network', 1), '2001:db8:77:2::1', customer.cookie)).statusCode).toBe(201);
     } finally {
       first.finish();
     }
@@ -161,6 +182,8 @@ describe('ticket uploads in flight', () => {
     try {
       const response = await slow.answer;
       expect(response.statusCode).toBe(408);
+      // Closed, so that a browser does not send the upload again on the same connection.
+      expect(response.headers.connection).toBe('close');
       expect(response.json()).toEqual({ error: { code: 'upload_timeout', message: UPLOAD_MESSAGES.tooSlow(0.2) } });
       expect(gate().slots.inFlight).toBe(0);
     } finally {

@@ -70,8 +70,12 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return reply.status(201).send({ ticket, message: TICKET_MESSAGES.created(ticket.number) });
       } catch (error) {
-        // 503 and 408 have no AppError code: the same envelope, sent here.
-        if (error instanceof UploadRefusal) return sendError(request, reply, error);
+        // 503 and 408 have no AppError code: the same envelope, sent here. After a 408 the connection
+        // is closed: a browser may send the request again on a kept-alive one (another slow upload).
+        if (error instanceof UploadRefusal) {
+          if (error.statusCode === 408) reply.header('connection', 'close');
+          return sendError(request, reply, error);
+        }
         throw error;
       } finally {
         upload.release();

@@ -18,6 +18,11 @@ export const UPLOAD_LIMITS = {
   inFlight: 2,
   /** ...of which from one client address (an IPv6 /64 counts as one). */
   inFlightPerAddress: 1,
+  /**
+   * ...of which from signed-out senders (`countsAsVisitor`): the rest stay for confirmed accounts,
+   * so that a few addresses sending slowly cannot keep every customer from attaching files.
+   */
+  visitorInFlight: 1,
   /** What a refused sender is told to wait (Retry-After) when the uploads in flight are full. */
   busyRetrySeconds: 30,
   /** An upload holding a place longer than this is stopped, so that slow senders cannot keep the places. */
@@ -57,13 +62,17 @@ export class UploadRefusal extends Error {
   }
 }
 
-/** The upload places of one server process: `inFlight` in all, `inFlightPerAddress` per client address. */
+/**
+ * The upload places of one server process: `inFlight` in all, `inFlightPerAddress` per client
+ * address, `visitorInFlight` for signed-out senders.
+ */
 export class UploadSlots {
   private total = 0;
+  private visitors = 0;
   private readonly byAddress = new Map<string, number>();
-  private readonly limits: Pick<UploadLimits, 'inFlight' | 'inFlightPerAddress'>;
+  private readonly limits: Pick<UploadLimits, 'inFlight' | 'inFlightPerAddress' | 'visitorInFlight'>;
 
-  constructor(limits: Pick<UploadLimits, 'inFlight' | 'inFlightPerAddress'>) {
+  constructor(limits: Pick<UploadLimits, 'inFlight' | 'inFlightPerAddress' | 'visitorInFlight'>) {
     this.limits = limits;
   }
 
@@ -72,17 +81,20 @@ export class UploadSlots {
   }
 
   /** A place for `bucket` (release it exactly once: the function returned does nothing the second time), or why not. */
-  take(bucket: string): (() => void) | 'address' | 'server' {
+  take(bucket: string, visitor = false): (() => void) | 'address' | 'server' {
     const mine = this.byAddress.get(bucket) ?? 0;
     if (mine >= this.limits.inFlightPerAddress) return 'address';
     if (this.total >= this.limits.inFlight) return 'server';
+    if (visitor && this.visitors >= this.limits.visitorInFlight) return 'server';
     this.total += 1;
+    if (visitor) this.visitors += 1;
     this.byAddress.set(bucket, mine + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total -= 1;
+      if (visitor) this.visitors -= 1;
       const left = (this.byAddress.get(bucket) ?? 1) - 1;
       if (left > 0) this.byAddress.set(bucket, left);
       else this.byAddress.delete(bucket);
@@ -245,7 +257,7 @@ export class TicketUpload {
   async beforeFile(): Promise<void> {
     if (this.timedOut) throw this.tooSlow();
     if (this.releaseSlot) return;
-    const taken = this.gate.slots.take(this.bucket);
+    const taken = this.gate.slots.take(this.bucket, this.visitor);
     if (taken === 'address') {
       throw new AppError('rate_limited', UPLOAD_MESSAGES.addressBusy, { retryAfterSeconds: this.gate.limits.busyRetrySeconds });
     }

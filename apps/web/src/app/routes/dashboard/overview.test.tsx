@@ -89,4 +89,20 @@ describe('overview: the first request card', () => {
     await act(() => vi.advanceTimersByTimeAsync(20_000));
     expect(activity.calls).toBe(calls);
   });
+
+  it('shows the key when a request from elsewhere took the card off the page while the key was being created', async () => {
+    const events = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    let created: (value: unknown) => void = () => undefined;
+    api.post.mockReturnValue(new Promise((resolve) => (created = resolve)));
+    renderOverview();
+    await events.click(await screen.findByRole('button', { name: 'Create a test key' }));
+    expect(screen.getByRole('button', { name: 'Creating...' })).toBeDisabled();
+    // Another client's request arrives first: with activity, the empty state leaves the page.
+    activity.items = [{ ...request, apiKeyName: 'CI key' }];
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Creating...' })).toBeNull());
+    await act(async () => created({ key: testKey, apiKey: { name: 'First test key' } }));
+    expect(await screen.findByTestId('new-api-key')).toHaveTextContent(testKey);
+    expect(screen.getByRole('button', { name: 'Dismiss' })).toBeInTheDocument();
+  });
 });

@@ -44,8 +44,10 @@ export default function Overview() {
   const queryClient = useQueryClient();
   const current = useQuery(currentUsageQuery());
   const metrics = useQuery(metricsQuery(range));
-  // Set once the first-request card has shown a new key: the card stays, key and all, until dismissed.
-  const [keepFirstRequest, setKeepFirstRequest] = useState(false);
+  // The key the first-request card created: the card stays, key and all, until dismissed. Held here,
+  // not in the card, which a poll may take off the page while the key is being created.
+  const [firstKey, setFirstKey] = useState<string | null>(null);
+  const keepFirstRequest = firstKey !== null;
   const firstRequestShown = (activity: { data?: { items: unknown[] } }) => keepFirstRequest || activity.data?.items.length === 0;
   // While the first-request card is on screen, ask for the activity every few seconds: the card says
   // the request "will appear here", and the query otherwise waits 5 minutes (no refetch on focus).
@@ -135,9 +137,10 @@ export default function Overview() {
             <div className="space-y-4">
               {firstRequestShown(activity) && (
                 <FirstRequest
+                  apiKey={firstKey}
+                  onKeyCreated={setFirstKey}
                   requestSeen={activityItems.length > 0}
-                  onKeyShown={() => setKeepFirstRequest(true)}
-                  onDismiss={keepFirstRequest && activityItems.length > 0 ? () => setKeepFirstRequest(false) : undefined}
+                  onDismiss={keepFirstRequest && activityItems.length > 0 ? () => setFirstKey(null) : undefined}
                 />
               )}
               {activityItems.length > 0 && <RecentActivityList items={activityItems} />}

@@ -1,5 +1,5 @@
 import { Terminal } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { toastFailure } from '~/lib/toast-failure';
 import { Button } from '~/components/ui/button';
 import { CopyButton } from '~/components/ui/copy-button';
@@ -17,20 +17,23 @@ function snippet(origin: string, key: string): string {
 
 /**
  * The empty state of a new account: create a test key right here and make a first request with it.
- * Once a key is shown, the page keeps this on screen (`onKeyShown`) until the user dismisses it
- * (`onDismiss`), also after the first request has arrived (`requestSeen`): the key is never shown again.
+ * The page holds the key (`apiKey`, set through `onKeyCreated`), so that it outlives this card: the
+ * card may leave the page while the key is being created (a request from elsewhere arrives), and the
+ * page keeps it on screen with the key until the user dismisses it (`onDismiss`), also after the
+ * first request has arrived (`requestSeen`): the key is never shown again.
  */
 export function FirstRequest({
+  apiKey: key,
+  onKeyCreated,
   requestSeen = false,
-  onKeyShown,
   onDismiss,
 }: {
+  apiKey: string | null;
+  onKeyCreated: (key: string) => void;
   requestSeen?: boolean;
-  onKeyShown?: () => void;
   onDismiss?: () => void;
 }) {
   const create = useCreateApiKey();
-  const [key, setKey] = useState<string | null>(null);
   const snippetText = useRef<HTMLPreElement>(null);
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const code = snippet(origin, key ?? 'cc_test_sk_YOUR_KEY');
@@ -65,8 +68,7 @@ export function FirstRequest({
           onClick={async () => {
             try {
               const result = await create.mutateAsync({ name: 'First test key', environment: 'test', permissions: ['api'] });
-              setKey(result.key);
-              onKeyShown?.();
+              onKeyCreated(result.key);
             } catch (error) {
               toastFailure(error, 'Could not create a key.');
             }

@@ -235,7 +235,11 @@ export function ChangePlanDialog({ billing }: { billing: BillingOverview }) {
                   // What was previewed, at the amount shown: the server refuses any other amount.
                   const previewed = { plan: shown.toPlan, period: shown.toPeriod };
                   try {
-                    await change.mutateAsync({ ...previewed, expectedTotalCents: shown.totalCents });
+                    await change.mutateAsync({
+                      ...previewed,
+                      expectedTotalCents: shown.totalCents,
+                      expectedOverageCents: shown.overageCents,
+                    });
                     toast.success(
                       shown.trial && !billing.trialEndsAt
                         ? `Your ${planNameOf(shown.toPlan)} free trial has started: nothing is billed until ${formatUtcDate(shown.trial.endsAt)}`
