@@ -168,7 +168,8 @@ export const apiKeys = pgTable(
  * cost a third of each metered insert on the embedded database. Integrity holds without it:
  * a batch writes its events and their `usage_daily` rows (which keep the foreign key) in one
  * transaction, so events of an account already gone roll back with the rollup; deleting an
- * account deletes its events explicitly (`deleteUsers`, users.repository.ts).
+ * account deletes its events explicitly (`deleteUsers`, users.repository.ts). `request_id` is
+ * unique (migration 0011), so no event is written twice.
  */
 export const usageEvents = pgTable(
   'usage_events',
@@ -195,7 +196,12 @@ export const usageEvents = pgTable(
     keySource: text('key_source', { enum: ['byok', 'hosted'] }),
     createdAt: createdAt(),
   },
-  (table) => [index('usage_events_user_time_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('usage_events_user_time_idx').on(table.userId, table.createdAt),
+    // A batch re-sent after its commit was not acknowledged (the connection dropped) must not be
+    // counted twice: its events fail on this index and the meter takes them as already written.
+    uniqueIndex('usage_events_request_id_idx').on(table.requestId),
+  ],
 );
 
 /** Daily rollup kept in step with usage_events so dashboard queries stay fast at scale. */

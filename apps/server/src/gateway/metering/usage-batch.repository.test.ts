@@ -97,6 +97,31 @@ describe('writeUsageBatch', () => {
     expect(daily?.promptTokens).toBe(2_147_483_647 + 10);
   });
 
+  it('refuses a batch sent again (its acknowledgement lost) whole, with unique_violation, counting nothing twice', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    const sent = batch(userId);
+    await writeUsageBatch(db, sent);
+    const stored = async () => ({
+      events: await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id)),
+      daily: await db.select().from(usageDaily).where(eq(usageDaily.userId, userId)).orderBy(asc(usageDaily.day), asc(usageDaily.model)),
+    });
+    const before = await stored();
+    expect(before.events).toHaveLength(sent.length);
+    // The same batch again, and with one new event: PGlite's binary COPY and PostgreSQL's insert
+    // both fail on the request id (SQLSTATE 23505, as the meter reads it), and the new event and
+    // the rollup roll back with them.
+    for (const again of [sent, [...sent.slice(0, 2), event(userId, {})]]) {
+      const error = await writeUsageBatch(db, again).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      const failure = error as { code?: string; cause?: { code?: string } } | undefined;
+      expect(failure?.code ?? failure?.cause?.code).toBe('23505');
+    }
+    expect(await stored()).toEqual(before);
+  });
+
   it('keeps no events of a deleted account: deleteUsers removes them, and a later batch for it rolls back whole', async () => {
     const db = harness.app.context.database.db;
     const kept = (await createUserWithSession(harness.app)).user.id;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
 import { usageEvent } from '../../../test/usage-events.ts';
 import type { Database } from '../../db/client.ts';
-import { apiKeys, usageEvents } from '../../db/schema/index.ts';
+import { apiKeys, usageDaily, usageEvents } from '../../db/schema/index.ts';
 import { writeUsageBatch } from './usage-batch.repository.ts';
 import { UsageMeter } from './usage-meter.ts';
 
@@ -84,6 +84,38 @@ describe('usage metering: data PostgreSQL refuses, key stamps', () => {
     await meter.flush();
     expect(transaction).toHaveBeenCalledTimes(2); // the batch, then the event alone: not again
     await meter.close();
+  });
+
+  it('takes a batch sent again after its acknowledgement was lost as written: nothing counted twice, no error', async () => {
+    const db = harness.app.context.database.db;
+    const userId = (await createUserWithSession(harness.app)).user.id;
+    const sent = Array.from({ length: 5 }, (_, index) =>
+      event(userId, { promptTokens: 10 + index, keySource: index === 0 ? 'byok' : 'hosted' }),
+    );
+    // The first attempt committed, but the connection dropped before its reply: the meter kept the batch.
+    await writeUsageBatch(db, sent);
+    const stored = async () => ({
+      events: await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id)),
+      daily: await db.select().from(usageDaily).where(eq(usageDaily.userId, userId)),
+    });
+    const before = await stored();
+    expect(before.daily.map((row) => row.requests)).toEqual([5]);
+    const log = silentLog();
+    const meter = new UsageMeter({ db, log, flushIntervalMs: 3_600_000, batchSize: 10 });
+    for (const item of sent) meter.record(item);
+    await meter.flush();
+    expect(meter.pending).toBe(0);
+    expect(await stored()).toEqual(before);
+    // With an event not yet written in the batch, that one is written, once.
+    const fresh = event(userId, { promptTokens: 1 });
+    for (const item of [...sent.slice(0, 2), fresh]) meter.record(item);
+    await meter.close();
+    expect(meter.pending).toBe(0);
+    const after = await stored();
+    expect(after.events.map((row) => row.requestId)).toEqual([...sent, fresh].map((item) => item.requestId));
+    expect(after.daily.map((row) => [row.requests, row.promptTokens, row.ownKeyTokens])).toEqual([[6, 10 + 11 + 12 + 13 + 14 + 1, 15]]);
+    expect(log.error).not.toHaveBeenCalled();
+    expect(log.warn).not.toHaveBeenCalled();
   });
 
   it('writes the rollup for an event dated after year 9999 (where toISOString() is not a day PostgreSQL reads)', async () => {

@@ -35,7 +35,9 @@ const LAST_USE_RESOLUTION_MS = 60_000;
  * batch, or closing the app) writes what is buffered in batches of `batchSize` (the rows
  * `recordUsageEvents` writes) and stamps the keys' last use. One flush runs at a time; a failed
  * batch is retried event by event so one bad row (an account deleted meanwhile) cannot block the
- * others, and a batch of which nothing could be written keeps itself and the rest for later.
+ * others, and a batch of which nothing could be written keeps itself and the rest for later. An
+ * event whose request id is already stored (a batch committed, but its acknowledgement lost) counts
+ * as written: it is neither written again nor retried.
  */
 export class UsageMeter {
   readonly #options: Required<UsageMeterOptions>;
@@ -143,12 +145,17 @@ export class UsageMeter {
       await writeUsageBatch(db, batch);
       return [];
     } catch (error) {
-      log.warn({ err: error, events: batch.length }, 'usage batch failed; retrying event by event');
+      // A duplicate request id: the batch was already written (its commit went unacknowledged).
+      if (isUniqueViolation(error)) log.info({ events: batch.length }, 'usage batch holds events already written; retrying event by event');
+      else log.warn({ err: error, events: batch.length }, 'usage batch failed; retrying event by event');
     }
     for (const [index, event] of batch.entries()) {
       try {
         await writeUsageBatch(db, [event]);
       } catch (eventError) {
+        // Already written (request ids are unique): an earlier attempt committed but its
+        // acknowledgement was lost. The event and its rollup are one transaction, both there.
+        if (isUniqueViolation(eventError)) continue;
         // The account no longer exists, or the event holds data PostgreSQL refuses (class 22):
         // neither can ever be written, so retrying would only repeat the failure every flush.
         if (isUnwritable(eventError)) {
@@ -194,6 +201,11 @@ function sqlState(error: unknown): string | undefined {
   return (
     (error as { code?: string; cause?: { code?: string } } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code
   );
+}
+
+/** `unique_violation`: only `usage_events.request_id` can raise it (the rollup upserts). */
+function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === '23505';
 }
 
 function isForeignKeyViolation(error: unknown): boolean {

@@ -103,7 +103,9 @@ export function generateDemoEvents(userId: string, keys: DemoKeys, after: number
       if (createdAt <= after || createdAt > now) return;
       const info = findModel(model.id);
       events.push({
-        requestId: `req_demo_${Math.floor(hourStart / HOUR_MS).toString(36)}_${index}`,
+        // Request ids are unique (usage_events): a top-up may draw a different count for the hour it
+        // resumes in, so the id names the event's instant, which is always after every event written.
+        requestId: `req_demo_${createdAt.toString(36)}_${index}`,
         userId,
         apiKeyId: environment === 'live' ? keys.live : keys.test,
         environment,
