@@ -9,7 +9,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/db/schema/index.ts';
+import { apiKeys, users } from '../../src/db/schema/index.ts';
 import { createSession, SESSION_COOKIE } from '../../src/modules/auth/session.service.ts';
 import { spendTrial } from '../../src/modules/portal/portal-testing.ts';
 import { multipart, PNG_1X1 } from '../fault/http-client.ts';
@@ -208,9 +208,15 @@ describe('access matrix: user A vs user B, API-only vs admin keys', () => {
     const created = {
       test: await createKey('alice-test-key', 'test', ['api']),
       live: await createKey('alice-live-key', 'live', ['api']),
-      admin: await createKey('alice-admin-only', 'test', ['admin']),
+      admin: await createKey('alice-admin-only', 'test', ['api', 'admin']),
       both: await createKey('alice-api-and-admin', 'test', ['api', 'admin']),
     };
+    // A key without API Access can no longer be created (400), but one made before that rule exists.
+    expect(created.admin.apiKey.id).toBeTruthy();
+    await app.context.database.db
+      .update(apiKeys)
+      .set({ permissions: ['admin'] })
+      .where(eq(apiKeys.id, created.admin.apiKey.id));
     const ticket = (
       await inject(app, 'POST', '/api/v1/support/tickets', { cookie: a.cookie, form: ticketForm('alice private ticket subject') })
     ).json().ticket as { id: string; attachments: { id: string }[] };
