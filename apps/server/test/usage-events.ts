@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { UsageEventInput } from '../src/modules/usage/usage.writer.ts';
 
-/** A metered request as the gateway records it: a successful live gpt-4o call on 2025-03-01, with `overrides`. */
+let made = 0;
+
+/**
+ * A metered request as the gateway records it: a successful live gpt-4o call on 2025-03-01, with
+ * `overrides`. Request ids (the table's key) sort in the order the events were made, so a test can
+ * read events back in that order.
+ */
 export const usageEvent = (userId: string, overrides: Partial<UsageEventInput> = {}): UsageEventInput => ({
-  requestId: randomUUID(),
+  requestId: `${(made++).toString().padStart(9, '0')}-${randomUUID()}`,
   userId,
   apiKeyId: null,
   environment: 'live',

@@ -35,7 +35,7 @@ export async function indexMismatches(db: Database): Promise<string[]> {
     ['users', 'lower(email)'],
     ['sessions', 'token_hash'],
     ['api_keys', 'key_hash'],
-    ['usage_events', 'id'],
+    ['usage_events', 'request_id'],
     ['usage_daily', 'user_id'],
     ['support_tickets', 'id'],
     ['waitlist_entries', 'email'],

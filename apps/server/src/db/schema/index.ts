@@ -174,8 +174,13 @@ export const apiKeys = pgTable(
 export const usageEvents = pgTable(
   'usage_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    requestId: text('request_id').notNull(),
+    /**
+     * The gateway's request id (`x-request-id`). The key: a batch re-sent after its commit was not
+     * acknowledged (the connection dropped) must not be counted twice, so its events fail on it and
+     * the meter takes them as already written. (Until migration 0012 a serial id was the key and
+     * this a second unique index: two B-trees to update per event.)
+     */
+    requestId: text('request_id').primaryKey(),
     userId: text('user_id').notNull(),
     apiKeyId: text('api_key_id'),
     environment: text('environment', { enum: ['live', 'test'] }).notNull(),
@@ -196,12 +201,7 @@ export const usageEvents = pgTable(
     keySource: text('key_source', { enum: ['byok', 'hosted'] }),
     createdAt: createdAt(),
   },
-  (table) => [
-    index('usage_events_user_time_idx').on(table.userId, table.createdAt),
-    // A batch re-sent after its commit was not acknowledged (the connection dropped) must not be
-    // counted twice: its events fail on this index and the meter takes them as already written.
-    uniqueIndex('usage_events_request_id_idx').on(table.requestId),
-  ],
+  (table) => [index('usage_events_user_time_idx').on(table.userId, table.createdAt)],
 );
 
 /** Daily rollup kept in step with usage_events so dashboard queries stay fast at scale. */

@@ -44,8 +44,8 @@ describe('writeUsageBatch', () => {
     }
     const strip = <T extends { userId: string }>(rows: T[]) => rows.map(({ userId: _userId, ...rest }) => rest);
     const events = async (userId: string) =>
-      strip(await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id))).map(
-        ({ id: _id, requestId: _requestId, ...rest }) => rest,
+      strip(await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.requestId))).map(
+        ({ requestId: _requestId, ...rest }) => rest,
       );
     const daily = async (userId: string) =>
       strip(
@@ -87,7 +87,7 @@ describe('writeUsageBatch', () => {
       event(userId, {}),
       event(userId, { promptTokens: Number.NaN, completionTokens: Number.POSITIVE_INFINITY, costMicros: 0.4 }),
     ]);
-    const rows = await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id));
+    const rows = await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.requestId));
     expect(rows.map((row) => [row.promptTokens, row.completionTokens, row.latencyMs, row.costMicros])).toEqual([
       [2_147_483_647, 0, 13, Number.MAX_SAFE_INTEGER],
       [10, 5, 120, 75],
@@ -103,7 +103,7 @@ describe('writeUsageBatch', () => {
     const sent = batch(userId);
     await writeUsageBatch(db, sent);
     const stored = async () => ({
-      events: await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id)),
+      events: await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.requestId)),
       daily: await db.select().from(usageDaily).where(eq(usageDaily.userId, userId)).orderBy(asc(usageDaily.day), asc(usageDaily.model)),
     });
     const before = await stored();

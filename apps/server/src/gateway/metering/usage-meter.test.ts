@@ -95,7 +95,7 @@ describe('usage metering: data PostgreSQL refuses, key stamps', () => {
     // The first attempt committed, but the connection dropped before its reply: the meter kept the batch.
     await writeUsageBatch(db, sent);
     const stored = async () => ({
-      events: await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.id)),
+      events: await db.select().from(usageEvents).where(eq(usageEvents.userId, userId)).orderBy(asc(usageEvents.requestId)),
       daily: await db.select().from(usageDaily).where(eq(usageDaily.userId, userId)),
     });
     const before = await stored();

@@ -121,7 +121,6 @@ export async function liveTokensByMonth(db: Database, userId: string, fromDay: s
 export async function recentEvents(db: Database, userId: string, limit: number) {
   return db
     .select({
-      id: usageEvents.id,
       requestId: usageEvents.requestId,
       model: usageEvents.model,
       provider: usageEvents.provider,
@@ -139,6 +138,6 @@ export async function recentEvents(db: Database, userId: string, limit: number) 
     .from(usageEvents)
     .leftJoin(apiKeys, eq(apiKeys.id, usageEvents.apiKeyId))
     .where(eq(usageEvents.userId, userId))
-    .orderBy(desc(usageEvents.createdAt), desc(usageEvents.id))
+    .orderBy(desc(usageEvents.createdAt), desc(usageEvents.requestId))
     .limit(limit);
 }

@@ -147,7 +147,7 @@ export async function recentActivity(db: Database, userId: string, limit: number
   const keyName = (row: (typeof rows)[number]) =>
     demoSession === undefined || row.apiKeySession === null || row.apiKeySession === demoSession ? row.apiKeyName : DEMO_OTHER_VISITOR_KEY;
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.requestId,
     requestId: row.requestId,
     model: row.model,
     provider: row.provider,
