@@ -47,6 +47,8 @@ function renderOverview() {
   );
 }
 
+const refreshIcon = () => screen.getByRole('button', { name: 'Refresh' }).querySelector('svg');
+
 describe('overview: the first request card', () => {
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -76,18 +78,45 @@ describe('overview: the first request card', () => {
 
     // The request is made in a terminal: no click on Refresh, it appears within a few seconds.
     activity.items = [request];
+    const polls = activity.calls;
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     await waitFor(() => expect(screen.getByRole('list', { name: 'Recent activity' })).toHaveTextContent('First test key'));
+    expect(activity.calls).toBeGreaterThan(polls);
+    // Polls are not refreshes the user asked for: the Refresh button's icon does not turn for them.
+    expect(refreshIcon()).not.toHaveClass('animate-spin');
     // The key is still there to copy.
     expect(screen.getByTestId('new-api-key')).toHaveTextContent(testKey);
 
     await events.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('new-api-key')).toBeNull();
     expect(screen.getByRole('list', { name: 'Recent activity' })).toBeInTheDocument();
+    // The button pressed has gone: focus is on the list's heading, not lost to the page's start.
+    expect(screen.getByRole('heading', { name: 'Recent activity' })).toHaveFocus();
 
     const calls = activity.calls;
     await act(() => vi.advanceTimersByTimeAsync(20_000));
     expect(activity.calls).toBe(calls);
+  });
+
+  it('turns the Refresh icon while a refresh the user asked for is under way, and only then', async () => {
+    const events = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    // Every query settles (the summary and the chart with an error: not what this is about).
+    const answer = (path: string) =>
+      path.startsWith('/observability/usage/activity') ? Promise.resolve({ items: [request] }) : Promise.reject(new Error('Not now'));
+    api.get.mockImplementation(answer);
+    renderOverview();
+    await screen.findByRole('list', { name: 'Recent activity' });
+    expect(refreshIcon()).not.toHaveClass('animate-spin');
+    // The refresh asks again for everything on the page; the answers wait until released.
+    const waiting: (() => void)[] = [];
+    api.get.mockImplementation((path: string) => new Promise((resolve, reject) => waiting.push(() => answer(path).then(resolve, reject))));
+    await events.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(refreshIcon()).toHaveClass('animate-spin');
+    await waitFor(() => expect(waiting.length).toBeGreaterThan(0));
+    await act(async () => {
+      for (const release of waiting.splice(0)) release();
+    });
+    await waitFor(() => expect(refreshIcon()).not.toHaveClass('animate-spin'));
   });
 
   it('shows the key when a request from elsewhere took the card off the page while the key was being created', async () => {

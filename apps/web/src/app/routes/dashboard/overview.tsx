@@ -1,7 +1,7 @@
 import type { UsageRange } from '@conductor/shared/schemas/usage';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Activity, BookOpen, CreditCard, Gauge, KeyRound, Layers, RefreshCw, Wallet, Zap } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DashboardPage } from '~/components/layouts/dashboard-page';
 import { Button } from '~/components/ui/button';
@@ -57,14 +57,26 @@ export default function Overview() {
   });
   const usage = current.data;
   const activityItems = activity.data?.items;
+  // The icon turns for a refresh the user asked for, not for the polls behind the first-request card.
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    setRefreshing(true);
+    void queryClient.invalidateQueries({ queryKey: usageKeys.all }).finally(() => setRefreshing(false));
+  };
+  // Dismiss takes its own button off the page: focus goes to the list it leaves, not to the page's start.
+  const activityHeading = useRef<HTMLHeadingElement>(null);
+  const dismissFirstRequest = () => {
+    setFirstKey(null);
+    activityHeading.current?.focus();
+  };
 
   return (
     <DashboardPage
       title={greeting(user)}
       description="Here is what is happening with your API."
       actions={
-        <Button variant="secondary" size="sm" onClick={() => queryClient.invalidateQueries({ queryKey: usageKeys.all })}>
-          <RefreshCw className={`size-4 ${current.isFetching || activity.isFetching ? 'animate-spin' : ''}`} aria-hidden="true" /> Refresh
+        <Button variant="secondary" size="sm" onClick={refresh}>
+          <RefreshCw className={`size-4 ${refreshing ? 'animate-spin' : ''}`} aria-hidden="true" /> Refresh
         </Button>
       }
     >
@@ -131,7 +143,9 @@ export default function Overview() {
         </Card>
 
         <Card className="min-w-0 p-5">
-          <h2 className="mb-2 font-semibold">Recent activity</h2>
+          <h2 ref={activityHeading} tabIndex={-1} className="mb-2 font-semibold outline-none">
+            Recent activity
+          </h2>
           {/* What has loaded stays on screen through a failed poll: the first-request card holds a key shown only once. */}
           {activityItems ? (
             <div className="space-y-4">
@@ -140,7 +154,7 @@ export default function Overview() {
                   apiKey={firstKey}
                   onKeyCreated={setFirstKey}
                   requestSeen={activityItems.length > 0}
-                  onDismiss={keepFirstRequest && activityItems.length > 0 ? () => setFirstKey(null) : undefined}
+                  onDismiss={keepFirstRequest && activityItems.length > 0 ? dismissFirstRequest : undefined}
                 />
               )}
               {activityItems.length > 0 && <RecentActivityList items={activityItems} />}
