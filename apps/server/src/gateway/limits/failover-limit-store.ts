@@ -13,6 +13,12 @@ export interface SharedLimitStore extends LimitStore {
    * with the same `id` (a reply lost), they count once.
    */
   addUsage(accountId: string, month: string, tokens: number, inTableBy: number, id: string): Promise<boolean | 'pending'>;
+  /**
+   * Settles as LimitStore does; `inTableBy` is when the request's usage event is surely in the
+   * usage table (the store's own clock decides without it). A settlement sent again passes the
+   * time of its first attempt, as usage does.
+   */
+  settle(reservation: Reservation, usedTokens: number, inTableBy?: number): Promise<void>;
   /** Adds requests admitted elsewhere to the account's counter of the rate window starting at `window`. */
   addRequests(accountId: string, window: number, count: number): Promise<void>;
   /** Drops the hold of reservation `id` if the store has it (an admission whose answer was lost); else nothing. */
@@ -40,6 +46,11 @@ interface MissedSettle {
   kind: 'settle';
   reservation: Reservation;
   usedTokens: number;
+  /**
+   * When its usage event is surely in the usage table, from when the request finished: sent later
+   * (Redis restarted empty meanwhile), a count loaded since then holds its tokens already.
+   */
+  inTableBy: number;
   refusals: number;
 }
 
@@ -93,7 +104,8 @@ const MAX_REFUSALS = 3;
  * there are not in them) and loaded again at its next admission, keeping its holds.
  *
  * What the shared store missed is sent once it answers, in order, retried with back-off: a
- * settlement it refused (settling is idempotent there), and the tokens of the requests the
+ * settlement it refused (settling is idempotent there), with the time its usage event is surely
+ * in the usage table from when it was first sent, and the tokens of the requests the
  * stand-in admitted, merged per account, month and second, with the time by which their usage
  * events are surely in the usage table (`meteringLagMs` after settling). The shared store adds
  * them unless its count was loaded from the table since then (Redis restarted empty and
@@ -198,11 +210,12 @@ export class FailoverLimitStore implements LimitStore {
       if (this.#retry === undefined) this.#send();
       return;
     }
+    const inTableBy = this.#now() + this.#meteringLagMs;
     try {
-      await this.#shared.settle(reservation, usedTokens);
+      await this.#shared.settle(reservation, usedTokens, inTableBy);
     } catch (error) {
       this.#onFailure(error);
-      this.#miss({ kind: 'settle', reservation, usedTokens, refusals: 0 });
+      this.#miss({ kind: 'settle', reservation, usedTokens, inTableBy, refusals: 0 });
       this.#scheduleRetry();
     }
   }
@@ -308,7 +321,7 @@ export class FailoverLimitStore implements LimitStore {
           this.#unmerge(entry);
           this.#inFlight = entry;
           try {
-            if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens);
+            if (entry.kind === 'settle') await this.#shared.settle(entry.reservation, entry.usedTokens, entry.inTableBy);
             else if (entry.kind === 'hold') await this.#shared.dropHold(entry.accountId, entry.month, entry.id);
             else if (entry.kind === 'forget') await this.#shared.forgetQuota(entry.accountId, entry.month);
             else await this.#shared.addUsage(entry.accountId, entry.month, entry.tokens, entry.inTableBy, entry.id);

@@ -10,7 +10,8 @@ const testRedisStore = testRedis('limits-diff');
 
 type Op =
   | { kind: 'admit'; advance: number; quota: boolean; prompt: number; budget: number }
-  | { kind: 'settle'; pick: number; used: number };
+  | { kind: 'settle'; pick: number; used: number }
+  | { kind: 'forget' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
@@ -21,6 +22,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     budget: fc.integer({ min: 1, max: 6_000 }),
   }),
   fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), used: fc.integer({ min: 0, max: 6_000 }) }),
+  // An account change: settlements around it count once in both.
+  fc.record({ kind: fc.constant('forget' as const) }),
 );
 
 /** What both stores must agree on (Retry-After is covered by its own test). */
@@ -54,6 +57,8 @@ async function run(store: LimitStore, accountId: string, ops: Op[], start: numbe
       });
       if (result.ok && result.reservation) outstanding.push(result.reservation);
       trace.push(shape(result));
+    } else if (step.kind === 'forget') {
+      await store.forgetQuota(accountId, new Date(now).toISOString().slice(0, 7));
     } else if (outstanding.length > 0) {
       const [reservation] = outstanding.splice(step.pick % outstanding.length, 1);
       if (reservation) await store.settle(reservation, step.used);
@@ -64,7 +69,7 @@ async function run(store: LimitStore, accountId: string, ops: Op[], start: numbe
 
 describe('memory and Redis stores on the same operation sequences', () => {
   // Steps advance up to 20 minutes, so reservations also expire (RESERVATION_TTL_MS) in both.
-  it('agree on every admission (integer inputs, one month, time moving forward)', async () => {
+  it('agree on every admission (integer inputs, one month, time moving forward, account changes)', async () => {
     const start = Date.UTC(2025, 2, 3, 9, 0, 0);
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {

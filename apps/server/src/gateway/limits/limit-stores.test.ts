@@ -11,6 +11,7 @@ import {
   RESERVATION_TTL_MS,
   settlesFirst,
 } from './limit-store.ts';
+import { FailoverLimitStore } from './failover-limit-store.ts';
 import { MemoryLimitStore } from './memory-limit-store.ts';
 import { RedisLimitStore } from './redis-limit-store.ts';
 import { testRedis } from '../../../test/gateway/gateway-helpers.ts';
@@ -107,6 +108,48 @@ describe.each(stores())('%s store: settlements around forgets (account changes) 
     await store.settle(probe.reservation, 0);
     const again = await admit(store, request(account, MID + 2_000, quota(MID, 1, 10_000), 1_000));
     expect(again).toMatchObject({ ok: true, reservation: { granted: 8_300 } });
+  });
+});
+
+// The Redis store does not remember settlements counted while held (an id per request of the
+// month): one sent again after a lost reply and an account change or reload may count twice there
+// (an over-count, ADR 0007). The memory store, with nothing to lose in a reply, counts it once.
+describe('memory store: a settlement sent again after an account change', () => {
+  it('counts once the tokens of a settlement that ran before the change (its reply was lost)', async () => {
+    const store = new MemoryLimitStore();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    // Counted, but its reply never came: the failover store sends it again, after the account changed.
+    await store.settle(held.reservation, 500);
+    await store.forgetQuota(account, '2025-06');
+    await store.settle(held.reservation, 500);
+    // The table has the 500 tokens by the reload: 1,500 used, 8,500 left.
+    expect(await admit(store, request(account, MID + 60_000, quota(MID, 1, 10_000), 1_500))).toMatchObject({
+      ok: true,
+      reservation: { granted: 8_500 },
+    });
+  });
+});
+
+describe('memory store: a settlement sent again after the count was reloaded', () => {
+  it('counts once the tokens of a reservation admitted before an account change and settled after the reload', async () => {
+    const store = new MemoryLimitStore();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    await store.forgetQuota(account, '2025-06');
+    // Reloaded while the stream runs (still held), which then settles; the reply is lost, so it is sent again.
+    expect(await admit(store, request(account, MID + 1_000, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    await store.settle(held.reservation, 500);
+    await store.settle(held.reservation, 500);
+    // 1,500 used and 1 held: 8,499 left.
+    const over = { ok: false, reason: 'quota', used: 1_500, reserved: 1 };
+    expect(await admit(store, request(account, MID + 2_000, quota(MID, 8_500, 10_000), 1_000))).toEqual(over);
+    // And sent again after another change, before the reload: the count set aside holds it (so does the table now).
+    await store.forgetQuota(account, '2025-06');
+    await store.settle(held.reservation, 500);
+    expect(await admit(store, request(account, MID + 3_000, quota(MID, 8_500, 10_000), 1_500))).toEqual(over);
   });
 });
 
@@ -465,6 +508,23 @@ describe('redis store: usage it missed (requests admitted elsewhere while it was
     });
   });
 
+  it('counts once what was added before an account change and is sent again after it', async () => {
+    const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
+    const account = randomUUID();
+    const month = quota(MID, 1, 1).month;
+    const id = randomUUID();
+    expect(await admit(store, request(account, MID, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe(true);
+    await store.forgetQuota(account, month);
+    // Its reply was lost: the count set aside holds it already, so it is not kept for the load again.
+    expect(await store.addUsage(account, month, 300, MID + 500, id)).toBe(false);
+    // The table has the 300 tokens by the reload: 1,300 used and 1 held.
+    expect(await admit(store, request(account, MID + 60_000, quota(MID, 1, 10_000), 1_300))).toMatchObject({
+      ok: true,
+      reservation: { granted: 8_699 },
+    });
+  });
+
   it('tells a refused command from a server that is busy or away', async () => {
     const store = new RedisLimitStore(testRedisStore.redis, testRedisStore.prefix);
     const key = `${testRedisStore.prefix}limits:{wrong}:used:2026-11`;
@@ -524,6 +584,63 @@ describe('redis store: a reservation it lost when it restarted empty', () => {
     await store.settle(held.reservation, 500);
     // 1,500 (from the table) used and 1 held.
     expect(await left(store, account, MID + 11_000)).toBe(8_499);
+  });
+
+  it('counts its first settlement after an account change once, when the count set aside was loaded after its admission', async () => {
+    const store = make();
+    const account = randomUUID();
+    const held = await admit(store, request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    await restartEmpty(account);
+    expect(await admit(store, request(account, MID + 10_000, quota(MID, 1, 1), 1_000))).toMatchObject({ ok: true });
+    await store.forgetQuota(account, '2025-06');
+    // The stream settles after the change, before the meter has its tokens in the table.
+    clock.now = MID + 10_500;
+    await store.settle(held.reservation, 500);
+    await store.settle(held.reservation, 500);
+    // 1,500 used and 1 held.
+    expect(await left(store, account, MID + 11_000)).toBe(8_499);
+  });
+
+  it('does not count a settlement it missed while away, replayed after a load from a table that has it', async () => {
+    const inner = make();
+    const state = { down: false };
+    // The Redis store as the failover store sees it: every command fails at once while it is away.
+    const shared = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function' || property === 'mayHaveRun' || property === 'refuses') {
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return (...args: unknown[]) =>
+          state.down ? Promise.reject(new Error('Connection is closed.')) : (value as (...a: unknown[]) => unknown).apply(target, args);
+      },
+    });
+    const store = new FailoverLimitStore(shared, {
+      onFailure: () => undefined,
+      onDropped: () => undefined,
+      now: () => clock.now,
+      meteringLagMs: 2_000,
+      retryMs: 10,
+    });
+    const account = randomUUID();
+    clock.now = MID;
+    const held = await store.admit(request(account, MID, quota(MID, 1, 2_000), 1_000));
+    if (!held.ok || !held.reservation) throw new Error('setup');
+    // Redis goes away and comes back empty; the request settles meanwhile (500 tokens), queued.
+    state.down = true;
+    clock.now = MID + 1_000;
+    await store.settle(held.reservation, 500);
+    expect(store.missed).toBe(1);
+    await restartEmpty(account);
+    state.down = false;
+    // The meter has written the 500 tokens by the reload; the queued settlement is sent after it.
+    clock.now = MID + 11_000;
+    const reload = await store.admit(request(account, MID + 11_000, quota(MID, 1, 1), 1_500));
+    expect(reload).toMatchObject({ ok: true });
+    await expect.poll(() => store.missed, { timeout: 2_000, interval: 5 }).toBe(0);
+    // 1,500 used (the table's: until 2026-11-29 the replay added its 500 again) and 1 held.
+    expect(await left(inner, account, MID + 12_000)).toBe(8_499);
   });
 
   it('keeps it for the load when no count is loaded yet', async () => {

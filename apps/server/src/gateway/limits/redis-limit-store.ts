@@ -92,7 +92,10 @@ return {3, granted, headroom}
  * while a stream that outlived its reservation is still counted. While the count is not loaded
  * (forgotten after an account change, or Redis restarted empty) they are kept for its load, held
  * or not, and their id marked counted so that a settlement sent again after the load is not
- * counted as lost. A reservation not held because
+ * counted as lost, nor kept for the load twice. (A settlement counted while held is not marked:
+ * that would cost an id per request of the month. Sent again after a lost reply and an account
+ * change or reload, it finds no hold and is counted again: an over-count, never an under-count,
+ * ADR 0007.) A reservation not held because
  * Redis restarted empty after admitting it (the count was loaded since) is counted as ADD_USAGE
  * counts a usage, once. Returns 1 when held, 2 when kept for a load, 3 when counted as lost, 0 when
  * nothing was done.
@@ -104,10 +107,10 @@ if held and redis.call('EXISTS', KEYS[1]) == 1 then
   return 1
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then
+  if redis.call('SADD', KEYS[6], ARGV[3]) == 0 then return 0 end
+  redis.call('PEXPIRE', KEYS[6], ${COUNTED_TTL_MS})
   redis.call('ZADD', KEYS[5], ARGV[5], ARGV[3] .. ':' .. ARGV[2])
   redis.call('PEXPIRE', KEYS[5], ${PENDING_TTL_MS})
-  redis.call('SADD', KEYS[6], ARGV[3])
-  redis.call('PEXPIRE', KEYS[6], ${COUNTED_TTL_MS})
   return 2
 end
 local loaded = tonumber(redis.call('GET', KEYS[4]) or '-1')
@@ -126,11 +129,15 @@ return 0
  * time (from a table that held them): returns 1 when added, 0 when not. A count that is not
  * loaded keeps them aside for its load, which takes them in unless it started after that time
  * (returns 2), and marks the id counted (sent again after the load, they are not added again).
+ * An id counted and not kept (added before a forget: the count set aside holds them) is not
+ * kept again (returns 0).
  * A count without a load time was loaded before load times were kept, long before.
  */
 const ADD_USAGE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3] .. ':' .. ARGV[1])
+  local member = ARGV[3] .. ':' .. ARGV[1]
+  if not redis.call('ZSCORE', KEYS[3], member) and redis.call('SISMEMBER', KEYS[4], ARGV[3]) == 1 then return 0 end
+  redis.call('ZADD', KEYS[3], ARGV[2], member)
   redis.call('PEXPIRE', KEYS[3], ${PENDING_TTL_MS})
   redis.call('SADD', KEYS[4], ARGV[3])
   redis.call('PEXPIRE', KEYS[4], ${COUNTED_TTL_MS})
@@ -306,7 +313,12 @@ export class RedisLimitStore implements SharedLimitStore {
     await this.#redis.conductorForget(used, loaded, forgotten);
   }
 
-  async settle(reservation: Reservation, usedTokens: number): Promise<void> {
+  /**
+   * `inTableBy`: when the request's usage event is surely in the usage table (default: the
+   * metering lag from now). A settlement sent again later passes the time of the first attempt:
+   * the request finished then, and a count loaded since may hold its tokens already.
+   */
+  async settle(reservation: Reservation, usedTokens: number, inTableBy = this.#now() + this.#meteringLagMs): Promise<void> {
     const [, used, inflight, expired, loaded, pending, counted] = this.#keys(reservation.accountId, reservation.month, 0);
     await this.#redis.conductorSettle(
       used,
@@ -319,7 +331,7 @@ export class RedisLimitStore implements SharedLimitStore {
       tokenCount(usedTokens),
       reservation.id,
       Math.round(reservation.admittedAt),
-      Math.round(this.#now() + this.#meteringLagMs),
+      Math.round(inTableBy),
     );
   }
 
