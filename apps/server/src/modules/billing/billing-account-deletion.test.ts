@@ -2,9 +2,11 @@ import { inArray, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createUserWithSession } from '../../../test/helpers.ts';
 import { invoices, subscriptions } from '../../db/schema/index.ts';
+import { readOutbox } from '../../lib/mailer.ts';
 import { spendTrial, usageEvent } from '../portal/portal-testing.ts';
 import { recordUsageEvents } from '../usage/usage.writer.ts';
 import { billingSuite } from './billing-testing.ts';
+import { FINAL_INVOICE_MAIL_KIND } from './final-invoice-mail.ts';
 
 const lineOf = ({ description, amountCents }: { description: string; amountCents: number }) => ({ description, amountCents });
 
@@ -58,6 +60,29 @@ describe('billing: a deleted account', () => {
     ).toEqual([]);
   });
 
+  it("sends the final invoice to the account's address, since its owner can no longer see it in Billing", async () => {
+    const { user } = await onPro();
+    await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-18T10:00:00Z', { promptTokens: 1_200_000, completionTokens: 0 })]);
+    clock.set('2026-03-20T00:00:00.000Z');
+    const [upgrade] = await invoicesOf(user.id);
+
+    await deleteAccount(await sessionFor(user.id));
+
+    const kept = await db().select().from(invoices).where(isNull(invoices.userId));
+    const final = (await invoicesWithIds(kept.map((row) => row.id))).find((row) => row.id !== upgrade?.id);
+    expect(final?.amountCents).toBe(1000);
+    const mails = await readOutbox(app().context, user.email, FINAL_INVOICE_MAIL_KIND);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    expect(mail?.subject).toBe(`Your final Conductor invoice ${final?.number}: $10.00 due`);
+    expect(mail?.text).toContain(`Invoice: ${final?.number}`);
+    expect(mail?.text).toContain('Service period: Mar 1, 2026 – Mar 19, 2026');
+    expect(mail?.text).toContain('Overage: 200,000 tokens over quota in March 2026: $10.00');
+    expect(mail?.text).toContain('Total due: $10.00');
+    // Only the final invoice is mailed: the invoice of the upgrade is not sent again.
+    expect(mail?.text).not.toContain(String(upgrade?.number));
+  });
+
   it('a period that ended but was not yet renewed is closed, not renewed: its overage is billed, no new period', async () => {
     const { user } = await onPro();
     await recordUsageEvents(db(), [usageEvent(user.id, '2026-03-25T10:00:00Z', { promptTokens: 1_100_000, completionTokens: 0 })]);
@@ -83,5 +108,6 @@ describe('billing: a deleted account', () => {
     const all = await db().select().from(invoices);
     expect(all).toHaveLength(countBefore);
     expect(all.find((row) => row.id === upgrade?.id)).toMatchObject({ userId: null });
+    for (const { user } of [free, pro]) expect(await readOutbox(app().context, user.email, FINAL_INVOICE_MAIL_KIND)).toEqual([]);
   });
 });

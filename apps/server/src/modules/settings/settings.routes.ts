@@ -187,7 +187,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { user, session } = signedIn(request);
-      await checkingPassword(user.id, () => deleteAccount(database.db, { user, session }, request.body.currentPassword, clock.now()));
+      await checkingPassword(user.id, () =>
+        deleteAccount(database.db, { user, session }, request.body.currentPassword, clock.now(), mailer),
+      );
       app.clearSessionCookie(reply);
       return { ok: true as const };
     },

@@ -17,8 +17,10 @@ import { invalidateAccountCache, invalidateProviderKeyCache } from '../../gatewa
 import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
-import { revokeAllApiKeys } from '../api-keys/api-keys.service.ts';
+import { revokeAllApiKeysOfUser } from '../api-keys/api-keys.repository.ts';
+import { forgetRevokedKeys } from '../api-keys/revocation.ts';
 import { closeBillingAndRemove } from '../billing/billing.service.ts';
+import { finalInvoiceMail } from '../billing/final-invoice-mail.ts';
 // The reset module's own retirement of outstanding links (what a completed reset runs too).
 import { retirePasswordResets } from '../auth/accounts.repository.ts';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../auth/password-policy.ts';
@@ -250,18 +252,21 @@ export async function saveRoutingPolicy(
 }
 
 /**
- * Deletes the account: keys stop working at once, sessions end, the subscription ends with a final
- * invoice for the overage owed so far, then every row of the user goes but its invoices (kept, with
- * no account).
- * An account with a password
+ * Deletes the account in one transaction, under its billing lock: the subscription ends with a
+ * final invoice for the overage owed so far, keys are revoked, sessions end, provider keys go, then
+ * every row of the user but its invoices (kept, with no account). Should any of it fail, nothing is
+ * changed (the account keeps its keys and its sessions). Once it is done, the caches forget the keys
+ * and the account, and the final invoice, if any, is mailed to the account's address: its owner can
+ * no longer see it in Billing. An account with a password
  * gives it (400 without it or when wrong); a single sign-on account without one has the typed
  * confirmation only. The shared demo account is never deleted.
  */
 export async function deleteAccount(
   db: Database,
-  { user, session }: { user: Pick<UserRow, 'id' | 'passwordHash' | 'isDemo'>; session: SignIn },
+  { user, session }: { user: Pick<UserRow, 'id' | 'name' | 'email' | 'verified' | 'passwordHash' | 'isDemo'>; session: SignIn },
   currentPassword: string | undefined,
   now: number,
+  mailer: Mailer,
 ): Promise<void> {
   refuseOnDemo(user, DEMO_ACCOUNT_REFUSALS.deleteAccount);
   if (user.passwordHash) {
@@ -272,10 +277,16 @@ export async function deleteAccount(
     assertRecentSignIn(session, now, SIGN_IN_AGAIN_TO_DELETE);
   }
   const userId = user.id;
-  await revokeAllApiKeys(db, userId, now);
-  await revokeUserSessions(db, userId, now);
-  await deleteAllProviderKeys(db, userId);
-  // Billing is settled first, under its lock: the overage owed so far is invoiced, and the invoices stay.
-  await closeBillingAndRemove(db, userId, now, (tx) => deleteUserRow(tx, userId));
+  let revokedKeys: string[] = [];
+  const finalInvoice = await closeBillingAndRemove(db, userId, now, async (tx) => {
+    // The user row's deletion cascades to these too: revoked first all the same, so the keys are known to the caches below.
+    revokedKeys = await revokeAllApiKeysOfUser(tx, userId, now);
+    await revokeUserSessions(tx, userId, now);
+    await deleteAllProviderKeys(tx, userId);
+    await deleteUserRow(tx, userId);
+  });
+  forgetRevokedKeys(revokedKeys);
   invalidateAccountCache(userId);
+  if (finalInvoice)
+    await mailer.notify(finalInvoiceMail({ name: user.name, email: user.email, verified: user.verified, invoice: finalInvoice }));
 }

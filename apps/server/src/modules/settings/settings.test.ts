@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DELETE_NEEDS_PASSWORD,
@@ -302,6 +302,39 @@ describe('settings', () => {
       expect(await db().select().from(apiKeys).where(eq(apiKeys.userId, user.id))).toEqual([]);
       expect((await call('GET', '/api/v1/settings/sessions', cookie)).statusCode).toBe(401);
       expect((await call('GET', '/api/v1/settings/sessions', bystander.cookie)).statusCode).toBe(200);
+    });
+
+    it('changes nothing when the deletion fails: keys, provider keys and sessions stay, and the answer is a plain 500', async () => {
+      const { cookie, user, token } = await createUserWithSession(harness.app);
+      const created = await call('POST', '/api/v1/api-keys', cookie, { name: 'Kept', environment: 'live', permissions: ['api'] });
+      const { key } = created.json();
+      expect((await call('POST', '/api/v1/settings/provider-keys/azure', cookie, { key: 'azure-key-0123456789' })).statusCode).toBe(200);
+      // The database refuses to delete this account's row: the deletion's transaction fails.
+      await db().execute(
+        sql.raw(`create function refuse_user_delete() returns trigger language plpgsql as $$
+          begin
+            if old.id = '${user.id}' then raise exception 'the user store refuses this deletion'; end if;
+            return old;
+          end $$`),
+      );
+      await db().execute(
+        sql.raw('create trigger refuse_user_delete before delete on users for each row execute function refuse_user_delete()'),
+      );
+      try {
+        const response = await call('POST', '/api/v1/settings/delete-account', cookie, { confirmation: 'DELETE' });
+        expect(response.statusCode).toBe(500);
+        expect(response.json().error.code).toBe('internal');
+        expect(response.body).not.toContain('refuses');
+        expect(String(response.headers['set-cookie'] ?? '')).not.toMatch(new RegExp(`${SESSION_COOKIE}=;`));
+      } finally {
+        await db().execute(sql.raw('drop trigger refuse_user_delete on users'));
+        await db().execute(sql.raw('drop function refuse_user_delete()'));
+      }
+      expect(await db().select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
+      expect((await findApiKeyByHash(db(), sha256(key)))?.revokedAt).toBeNull();
+      expect(await db().select().from(providerKeys).where(eq(providerKeys.userId, user.id))).toHaveLength(1);
+      expect(await resolveSession(db(), token, Date.now())).not.toBeNull();
+      expect((await call('GET', '/api/v1/settings/sessions', cookie)).statusCode).toBe(200);
     });
   });
 

@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { supportTickets } from '../../db/schema/index.ts';
 import { createTestApp, createUserWithSession, type TestApp } from '../../../test/helpers.ts';
-import { UPLOAD_LIMITS, UPLOAD_MESSAGES, type UploadGate, uploadGateOf } from './upload-limits.ts';
+import {
+  TicketUpload,
+  UPLOAD_LIMITS,
+  UPLOAD_MESSAGES,
+  type UploadGate,
+  UploadRefusal,
+  UploadSlots,
+  type VisitorBudget,
+  uploadGateOf,
+} from './upload-limits.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 const MB = 1024 * 1024;
@@ -189,6 +199,34 @@ describe('ticket uploads in flight', () => {
     } finally {
       limits.readSeconds = before;
       slow.abort();
+    }
+  });
+});
+
+describe('an upload whose deadline passes after its last byte', () => {
+  it('is refused with the 408 when the body is read: its place is gone, so it is not stored', () => {
+    vi.useFakeTimers();
+    try {
+      const limits = { ...UPLOAD_LIMITS };
+      const gate: UploadGate = { slots: new UploadSlots(limits), budget: {} as VisitorBudget, limits };
+      const raw = { destroy: vi.fn() };
+      const request = { ip: '198.51.100.41', auth: { user: { isDemo: false, verified: true } }, raw } as unknown as FastifyRequest;
+      const upload = new TicketUpload(gate, request);
+      // The last chunk was read (the deadline checked before it); the timer fires before the read is declared over.
+      void upload.beforeFile();
+      expect(gate.slots.inFlight).toBe(1);
+      vi.advanceTimersByTime(limits.readSeconds * 1000 + 1);
+      expect(gate.slots.inFlight).toBe(0);
+      let refusal: unknown;
+      try {
+        upload.finishedReading();
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(UploadRefusal);
+      expect(refusal).toMatchObject({ code: 'upload_timeout', message: UPLOAD_MESSAGES.tooSlow(limits.readSeconds) });
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

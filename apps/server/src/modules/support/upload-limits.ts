@@ -279,8 +279,12 @@ export class TicketUpload {
     }
   }
 
-  /** The whole body is read: the deadline is over (the place is kept until the database write ends). */
+  /**
+   * The whole body is read: the deadline is over (the place is kept until the database write ends).
+   * Should the deadline have passed after the last chunk, the place is already gone: the 408, not a ticket stored without one.
+   */
   finishedReading(): void {
+    if (this.timedOut) throw this.tooSlow();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.current = null;

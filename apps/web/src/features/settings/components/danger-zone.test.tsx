@@ -35,4 +35,25 @@ describe('delete account dialog', () => {
       await events.keyboard('{Escape}');
     }
   });
+
+  it('says what is deleted and what is kept: invoices stay, and usage over the quota is invoiced by e-mail', async () => {
+    const events = userEvent.setup();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <DangerZone user={{ hasPassword: false, isDemo: false, oidcProvider: null }} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const button = screen.getByRole('button', { name: 'Delete Account' });
+    expect(button).toHaveAccessibleDescription(
+      'Permanently delete your account, usage history, API keys, provider keys and sessions. Your invoices are kept: we must keep billing records by law.',
+    );
+    await events.click(button);
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveAccessibleDescription(
+      'This cannot be undone. Your API keys stop working at once, every session is signed out, and your account, usage history and provider keys are deleted. Your invoices are kept for our records, as the law requires. Usage over your plan’s quota this month is invoiced when you delete the account, and that invoice is sent to your e-mail address.',
+    );
+    expect(dialog).not.toHaveTextContent(/your data is deleted/i);
+  });
 });

@@ -67,7 +67,9 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
         <div>
           <p className="font-medium text-danger">Delete account</p>
           <p id="delete-account-description" className="text-sm text-muted-foreground">
-            {user.isDemo ? DEMO_ACCOUNT_REFUSALS.deleteAccount : 'Permanently delete your account, usage history, invoices and keys.'}
+            {user.isDemo
+              ? DEMO_ACCOUNT_REFUSALS.deleteAccount
+              : 'Permanently delete your account, usage history, API keys, provider keys and sessions. Your invoices are kept: we must keep billing records by law.'}
           </p>
         </div>
         <Dialog open={open} onOpenChange={onOpenChange}>
@@ -106,7 +108,9 @@ export function DangerZone({ user }: { user: Pick<PublicUser, 'hasPassword' | 'i
               <DialogHeader>
                 <DialogTitle>Delete your account?</DialogTitle>
                 <DialogDescription>
-                  This cannot be undone. Your API keys stop working at once, every session is signed out, and your data is deleted.
+                  This cannot be undone. Your API keys stop working at once, every session is signed out, and your account, usage history
+                  and provider keys are deleted. Your invoices are kept for our records, as the law requires. Usage over your plan’s quota
+                  this month is invoiced when you delete the account, and that invoice is sent to your e-mail address.
                 </DialogDescription>
               </DialogHeader>
               <div className="space-y-1.5">
