@@ -1,10 +1,23 @@
 import { TIMEOUTS_MS } from '@conductor/shared';
+import type { Page } from '@playwright/test';
 import { DOCS_SECTIONS } from '../src/config/docs';
 import { expect, test, waitForHandlers, waitForHydration } from './fixtures';
 import { horizontalOverflow } from './public-helpers';
 
 const ENTRIES = DOCS_SECTIONS.flatMap((group) => group.items.map((item) => ({ ...item, group: group.group })));
 const hrefOf = (slug: string) => (slug === 'introduction' ? '/docs' : `/docs/${slug}`);
+
+/** The side navigation; on a narrow screen it sits closed behind the "Docs menu" button, which this opens. */
+async function openDocsNav(page: Page) {
+  const nav = page.getByRole('navigation', { name: 'Documentation' });
+  const toggle = nav.getByRole('button', { name: /^Docs menu/ });
+  if (await toggle.isVisible()) {
+    await waitForHandlers(toggle);
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  }
+  return nav;
+}
 
 test.describe('docs entries', () => {
   for (const entry of ENTRIES) {
@@ -18,7 +31,7 @@ test.describe('docs entries', () => {
       // Real content: several sections of prose, not a placeholder line.
       expect(await article.locator('.docs-prose h2').count()).toBeGreaterThanOrEqual(2);
       expect(((await article.locator('.docs-prose').textContent()) ?? '').length).toBeGreaterThan(1200);
-      const nav = page.getByRole('navigation', { name: 'Documentation' });
+      const nav = await openDocsNav(page);
       await expect(nav.getByRole('link', { name: entry.title, exact: true })).toHaveAttribute('aria-current', 'page');
       await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
     });
@@ -57,13 +70,50 @@ test.describe('docs entries', () => {
     await waitForHydration(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introduction');
     await expect(page.locator('.docs-prose')).toContainText('Conductor is an LLM gateway');
-    await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Rate Limiting' }).click();
+    await (await openDocsNav(page)).getByRole('link', { name: 'Rate Limiting' }).click();
     await expect(page).toHaveURL(/\/docs\/rate-limiting$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rate Limiting');
     // A deeper unknown path stays in the docs too: the introduction.
     await page.goto('/docs/quick-start/no-such-part');
     await expect(page).toHaveURL(/\/docs$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introduction');
+  });
+
+  test('on a phone the side navigation waits behind a "Docs menu" button; on a wide screen it is always there', async ({
+    page,
+    viewport,
+  }) => {
+    await page.goto('/docs/quick-start');
+    await waitForHydration(page);
+    const nav = page.getByRole('navigation', { name: 'Documentation' });
+    const toggle = nav.getByRole('button', { name: /^Docs menu/ });
+    if ((viewport?.width ?? 1280) >= 1024) {
+      await expect(toggle).toBeHidden();
+      await expect(nav.getByRole('link', { name: 'Rate Limiting' })).toBeVisible();
+      return;
+    }
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toContainText('Quick Start');
+    await expect(nav.getByRole('link', { name: 'Rate Limiting' })).toBeHidden();
+    // The article starts within the first screen, not under 19 links.
+    const { height } = page.viewportSize() ?? { height: 740 };
+    expect((await page.getByRole('heading', { level: 1 }).boundingBox())?.y ?? height).toBeLessThan(height / 2);
+    await openDocsNav(page);
+    await nav.getByRole('link', { name: 'Rate Limiting' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rate Limiting');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toContainText('Rate Limiting');
+    await expect(nav.getByRole('link', { name: 'Webhooks' })).toBeHidden();
+  });
+
+  test('landmarks and headings: labelled sidebars, no heading before the title, links underlined in the prose', async ({ page }) => {
+    await page.goto('/docs/best-practices');
+    await waitForHydration(page);
+    await expect(page.getByRole('complementary', { name: 'Docs navigation' })).toHaveCount(1);
+    const firstHeading = page.getByRole('heading').first();
+    await expect(firstHeading).toHaveText('Best Practices');
+    const link = page.locator('.docs-prose a:not(.docs-anchor)').first();
+    expect(await link.evaluate((element) => getComputedStyle(element).textDecorationLine)).toContain('underline');
   });
 
   test('the docs are prerendered: readable and highlighted without JavaScript', async ({ browser }) => {
@@ -302,9 +352,9 @@ test.describe('docs tools', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('/v1/chat/completions');
 
     // Another section, then back to the reference without a page load.
-    await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Models' }).click();
+    await (await openDocsNav(page)).getByRole('link', { name: 'Models' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Models');
-    await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'All endpoints' }).click();
+    await (await openDocsNav(page)).getByRole('link', { name: 'All endpoints' }).click();
     await expect(page).toHaveURL(/\/docs\/api$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('API Reference');
     await expect(page.getByRole('heading', { level: 3, name: 'Create a chat completion' })).toBeVisible();

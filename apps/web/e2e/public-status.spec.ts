@@ -80,7 +80,7 @@ test.describe('status page', () => {
         .evaluate((element) => getComputedStyle(element).backgroundColor);
     const [operational, warning, outage] = [await colour('operational'), await colour('degraded'), await colour('outage')];
     expect(new Set([operational, warning, outage]).size).toBe(3);
-    await expect(openai.getByRole('img', { name: /99\.97% uptime, 2 days with problems/ })).toBeVisible();
+    await expect(openai.getByRole('img', { name: /99\.97% uptime over 90 days, 2 days with problems/ })).toBeVisible();
   });
 
   test('explains a failed load and retries on request', async ({ page, consoleErrors }) => {
@@ -93,6 +93,33 @@ test.describe('status page', () => {
     fail = false;
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByText('All systems operational')).toBeVisible();
+    allowFailedResources(consoleErrors, [503]);
+  });
+
+  test('stops calling stale data current when the refreshes keep failing', async ({ page, consoleErrors }) => {
+    await page.clock.install();
+    let fail = false;
+    await page.route('**/v1/status', (route) =>
+      fail ? route.fulfill({ status: 503, json: { error: { message: 'unavailable' } } }) : route.fallback(),
+    );
+    await page.goto('/status');
+    await waitForHydration(page);
+    await expect(page.getByText('All systems operational', { exact: true })).toBeVisible();
+    fail = true;
+    const warning = page.getByRole('status').getByText('We could not refresh the status.');
+    // Two refresh intervals, then the retry of the failed refresh (the fetches answer in real time between the clock's steps).
+    await page.clock.runFor(120_000);
+    await expect(async () => {
+      await page.clock.runFor(1_000);
+      await expect(warning).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByRole('region', { name: 'Overall status' })).toHaveAttribute('data-stale', 'true');
+    await expect(page.getByText('All systems operational', { exact: true })).toHaveCount(0);
+    await expect(page.getByText('Last known: All systems operational')).toBeVisible();
+    fail = false;
+    await page.getByRole('status').getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByText('All systems operational', { exact: true })).toBeVisible();
+    await expect(warning).toHaveCount(0);
     allowFailedResources(consoleErrors, [503]);
   });
 });

@@ -58,10 +58,13 @@ describe('usePublicQuery', () => {
       await vi.advanceTimersByTimeAsync(0);
     });
     expect(result.current.data).toBe(1);
+    const firstAnswerAt = result.current.dataUpdatedAt;
+    expect(firstAnswerAt).toBe(Date.now());
     await act(async () => {
       await vi.advanceTimersByTimeAsync(60_000);
     });
-    expect(result.current).toMatchObject({ data: 1, isError: true, isPending: false });
+    // The kept answer keeps the time it was fetched, so a page can tell how old it is.
+    expect(result.current).toMatchObject({ data: 1, isError: true, isPending: false, dataUpdatedAt: firstAnswerAt });
     await act(async () => {
       await vi.advanceTimersByTimeAsync(60_000);
     });

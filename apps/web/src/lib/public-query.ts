@@ -22,6 +22,8 @@ export interface PublicQueryState<T> {
   error: unknown;
   isPending: boolean;
   isError: boolean;
+  /** When the data shown was fetched (`Date.now()`), 0 before the first answer: tells a page how old a kept answer is. */
+  dataUpdatedAt: number;
 }
 
 interface Entry<T> {
@@ -31,7 +33,7 @@ interface Entry<T> {
   listeners: Set<() => void>;
 }
 
-const PENDING: PublicQueryState<never> = { data: undefined, error: null, isPending: true, isError: false };
+const PENDING: PublicQueryState<never> = { data: undefined, error: null, isPending: true, isError: false, dataUpdatedAt: 0 };
 const cache = new Map<string, Entry<unknown>>();
 
 function entryFor<T>(key: string): Entry<T> {
@@ -59,7 +61,7 @@ export function fetchPublicQuery<T>(options: PublicQueryOptions<T>): Promise<voi
       try {
         const data = await options.fetch();
         entry.updatedAt = Date.now();
-        update(entry, { data, error: null, isPending: false, isError: false });
+        update(entry, { data, error: null, isPending: false, isError: false, dataUpdatedAt: entry.updatedAt });
         return;
       } catch (error) {
         if (attempt >= retries) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOCS_SECTIONS } from '~/config/docs';
+import { loadDocsPage } from './docs-pages';
 import { DOCS_DESCRIPTIONS, docsHref, neighbours, resolveSection } from './docs-registry';
 import { loadSearchIndex, searchDocs } from './docs-search-index';
 
@@ -12,6 +13,14 @@ describe('docs registry', () => {
       expect(DOCS_DESCRIPTIONS[item.slug], item.slug).toBe(entry?.description);
       expect(entry?.description.length, item.slug).toBeGreaterThan(20);
       expect(entry?.headings.length, item.slug).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('names every column of every table (no empty header cell)', async () => {
+    for (const item of DOCS_SECTIONS.flatMap((group) => group.items)) {
+      const page = await loadDocsPage(item.slug);
+      const html = page.blocks.map((block) => (block.kind === 'html' ? block.html : '')).join('');
+      expect(html, item.slug).not.toMatch(/<th[^>]*>\s*<\/th>/);
     }
   });
 

@@ -165,7 +165,7 @@ export default function ApiReferencePage() {
         <p className="mt-3 text-lg text-muted-foreground">
           Every <code>/v1</code> endpoint of {reference.title} {reference.version}, generated from the OpenAPI 3.1 document the server
           publishes at{' '}
-          <a className="text-primary underline-offset-4 hover:underline" href="/v1/openapi.json">
+          <a className="text-primary underline decoration-1 underline-offset-4 hover:decoration-2" href="/v1/openapi.json">
             /v1/openapi.json
           </a>
           .
@@ -195,11 +195,7 @@ export default function ApiReferencePage() {
           </section>
         ))}
       </article>
-      <aside className="hidden xl:block">
-        <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
-          <DocsToc headings={headings} />
-        </div>
-      </aside>
+      <DocsToc headings={headings} className="hidden xl:block" />
     </>
   );
 }

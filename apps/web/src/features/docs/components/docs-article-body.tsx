@@ -18,11 +18,7 @@ export default function DocsArticleBody({ slug }: { slug: string }) {
         <DocsBlocks blocks={page.blocks} />
         <DocsPager slug={page.slug} />
       </article>
-      <aside className="hidden xl:block">
-        <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
-          <DocsToc headings={page.headings} />
-        </div>
-      </aside>
+      <DocsToc headings={page.headings} className="hidden xl:block" />
     </>
   );
 }

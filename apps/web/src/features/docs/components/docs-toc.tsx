@@ -1,8 +1,22 @@
 import type { DocsHeading } from '../docs-types';
 
-/** "On this page": the section's headings (the one in view is highlighted by `enhanceDocs`). Shown for longer pages. */
-export function DocsToc({ headings }: { headings: DocsHeading[] }) {
+/**
+ * "On this page": the section's headings (the one in view is highlighted by `enhanceDocs`), in
+ * the page's right column on wide screens. Shown for longer pages; a short page has no empty
+ * landmark in its place.
+ */
+export function DocsToc({ headings, className }: { headings: DocsHeading[]; className?: string }) {
   if (headings.length < 3) return null;
+  return (
+    <aside aria-label="On this page" className={className}>
+      <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
+        <TocNav headings={headings} />
+      </div>
+    </aside>
+  );
+}
+
+function TocNav({ headings }: { headings: DocsHeading[] }) {
   return (
     <nav aria-label="On this page" className="text-sm">
       <h2 className="font-semibold">On this page</h2>

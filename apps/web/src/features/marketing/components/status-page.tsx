@@ -1,6 +1,6 @@
-import type { ComponentStatus } from '@conductor/shared';
+import { type ComponentStatus, TIMEOUTS_MS } from '@conductor/shared';
 import type { StatusComponent } from '@conductor/shared/schemas/status';
-import { AlertTriangle, CheckCircle2, RefreshCw, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, History, RefreshCw, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { cn } from '~/lib/cn';
@@ -26,14 +26,19 @@ const TONE: Record<ComponentStatus, { text: string; soft: string; icon: typeof C
   outage: { text: 'text-danger', soft: 'bg-danger-soft', icon: XCircle },
 };
 
+/** After two refresh intervals without a fresh answer, what is shown is no longer the live state. */
+const STALE_AFTER_MS = 2 * TIMEOUTS_MS.healthRefresh;
+
 /** /status: overall state, each component with its colour, and 90 days of uptime bars. Refreshed every 60 s. */
 export function StatusPage() {
-  const { data, isError } = usePublicQuery(statusQueryOptions());
+  const { data, isError, dataUpdatedAt } = usePublicQuery(statusQueryOptions());
   const [isFetching, setFetching] = useState(false);
   const refetch = () => {
     setFetching(true);
     void fetchPublicQuery(statusQueryOptions()).finally(() => setFetching(false));
   };
+  // Re-evaluated on every failed refresh, which re-renders the page (the state changes).
+  const isStale = isError && data !== undefined && Date.now() - dataUpdatedAt >= STALE_AFTER_MS;
 
   if (isError && !data) {
     return (
@@ -52,17 +57,51 @@ export function StatusPage() {
 
   if (!data) return <StatusSkeleton />;
   const tone = TONE[data.status];
+  const checkedAt = new Date(data.checkedAt).toLocaleString();
   const platform = data.components.filter((component) => component.group === 'platform');
   const providers = data.components.filter((component) => component.group === 'provider');
   return (
     <div className="space-y-10">
-      <section aria-label="Overall status" className={cn('flex items-center gap-3 rounded-xl p-5', tone.soft)} data-status={data.status}>
-        <tone.icon className={cn('size-7 shrink-0', tone.text)} aria-hidden="true" />
-        <div>
-          <p className={cn('text-lg font-semibold', tone.text)}>{OVERALL[data.status]}</p>
-          <p className="text-sm text-muted-foreground">Checked {new Date(data.checkedAt).toLocaleString()} · refreshes every minute</p>
-        </div>
-      </section>
+      {/* Always in the page so that screen readers announce the warning when it appears. */}
+      <div role="status" aria-live="polite" className="empty:hidden">
+        {isStale && (
+          <div className="flex flex-wrap items-center justify-between gap-4 rounded-xl border border-warning bg-warning-soft p-5">
+            <div className="flex items-start gap-3">
+              <AlertTriangle className="mt-0.5 size-5 shrink-0 text-warning" aria-hidden="true" />
+              <p className="text-sm">
+                <span className="font-semibold">We could not refresh the status.</span> Showing what we last saw at {checkedAt}.
+              </p>
+            </div>
+            <Button variant="secondary" onClick={refetch} disabled={isFetching}>
+              <RefreshCw className={cn('size-4', isFetching && 'animate-spin')} aria-hidden="true" />
+              Try again
+            </Button>
+          </div>
+        )}
+      </div>
+      {isStale ? (
+        // Not the live state: no success/danger colour, and the words say it is the last known one.
+        <section
+          aria-label="Overall status"
+          className="flex items-center gap-3 rounded-xl border border-border bg-muted p-5"
+          data-status={data.status}
+          data-stale="true"
+        >
+          <History className="size-7 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <div>
+            <p className="text-lg font-semibold">Last known: {OVERALL[data.status]}</p>
+            <p className="text-sm text-muted-foreground">Checked {checkedAt} · not refreshed since</p>
+          </div>
+        </section>
+      ) : (
+        <section aria-label="Overall status" className={cn('flex items-center gap-3 rounded-xl p-5', tone.soft)} data-status={data.status}>
+          <tone.icon className={cn('size-7 shrink-0', tone.text)} aria-hidden="true" />
+          <div>
+            <p className={cn('text-lg font-semibold', tone.text)}>{OVERALL[data.status]}</p>
+            <p className="text-sm text-muted-foreground">Checked {checkedAt} · refreshes every minute</p>
+          </div>
+        </section>
+      )}
       <ComponentGroup title="Platform" components={platform} days={data.historyDays} />
       {providers.length > 0 && <ComponentGroup title="Model providers" components={providers} days={data.historyDays} />}
       <Legend />

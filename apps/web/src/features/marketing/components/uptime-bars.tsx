@@ -9,11 +9,15 @@ function describeDay(day: StatusDay): string {
   return `${date}: ${day.status}, ${day.uptimePercent}% uptime over ${day.checks} checks`;
 }
 
+const countDays = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+
 /** One bar per day, oldest on the left; the whole strip has a text summary for screen readers. */
 export function UptimeBars({ component, days }: { component: StatusComponent; days: number }) {
   const problemDays = component.history.filter((day) => day.status === 'degraded' || day.status === 'outage').length;
-  const uptime = component.uptimePercent === null ? 'No history yet' : `${component.uptimePercent}% uptime`;
-  const summary = `${component.name}, last ${days} days: ${uptime}${problemDays > 0 ? `, ${problemDays} days with problems` : ''}.`;
+  // The uptime covers only the days with checks: a new install must not claim 90 days of it.
+  const daysWithData = component.history.filter((day) => day.status !== null).length;
+  const uptime = component.uptimePercent === null ? 'No history yet' : `${component.uptimePercent}% uptime over ${countDays(daysWithData)}`;
+  const summary = `${component.name}, last ${days} days: ${uptime}${problemDays > 0 ? `, ${countDays(problemDays)} with problems` : ''}.`;
   return (
     <div className="mt-4">
       <div role="img" aria-label={summary} className="flex h-8 items-stretch gap-px sm:gap-0.5">
