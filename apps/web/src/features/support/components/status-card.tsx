@@ -62,7 +62,7 @@ export function StatusCard() {
                       service.uptimePercent === null ? 'No health check recorded yet' : `Uptime over the last ${STATUS_HISTORY_DAYS} days`
                     }
                   >
-                    {service.uptimePercent === null ? 'No data' : `${service.uptimePercent.toFixed(2)}%`}
+                    {service.uptimePercent === null ? 'No data' : `${service.uptimePercent}%`}
                   </span>
                 </span>
               </li>
