@@ -98,6 +98,20 @@ describe('overview: the first request card', () => {
     expect(activity.calls).toBe(calls);
   });
 
+  it('does not turn the Refresh icon for the polls behind the first-request card', async () => {
+    renderOverview();
+    await screen.findByRole('button', { name: 'Create a test key' });
+    const polls = activity.calls;
+    // The next poll's answer does not come: the poll is under way while the page is looked at.
+    api.get.mockImplementation((path: string) => {
+      if (path.startsWith('/observability/usage/activity')) activity.calls += 1;
+      return new Promise(() => undefined);
+    });
+    await act(() => vi.advanceTimersByTimeAsync(4_500));
+    expect(activity.calls).toBe(polls + 1);
+    expect(refreshIcon()).not.toHaveClass('animate-spin');
+  });
+
   it('turns the Refresh icon while a refresh the user asked for is under way, and only then', async () => {
     const events = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     // Every query settles (the summary and the chart with an error: not what this is about).

@@ -58,10 +58,12 @@ export default function Overview() {
   const usage = current.data;
   const activityItems = activity.data?.items;
   // The icon turns for a refresh the user asked for, not for the polls behind the first-request card.
-  const [refreshing, setRefreshing] = useState(false);
+  // (A count: of two quick clicks, the first to finish does not stop the second's.)
+  const [refreshes, setRefreshes] = useState(0);
+  const refreshing = refreshes > 0;
   const refresh = () => {
-    setRefreshing(true);
-    void queryClient.invalidateQueries({ queryKey: usageKeys.all }).finally(() => setRefreshing(false));
+    setRefreshes((count) => count + 1);
+    void queryClient.invalidateQueries({ queryKey: usageKeys.all }).finally(() => setRefreshes((count) => count - 1));
   };
   // Dismiss takes its own button off the page: focus goes to the list it leaves, not to the page's start.
   const activityHeading = useRef<HTMLHeadingElement>(null);

@@ -135,7 +135,9 @@ const SECTIONS: readonly DocumentSection[] = [
       <ul>
         <li>
           Account, keys and usage records: for as long as your account exists. Deleting your account removes your profile, sessions, API
-          keys, provider keys, usage records and billing records.
+          keys, provider keys and usage records. Invoices are kept, no longer tied to an account, because the law requires us to keep
+          billing records; usage over your plan’s quota not yet billed is invoiced when you delete the account, and that invoice is e-mailed
+          to you.
         </li>
         <li>
           Sessions end after a period of inactivity or at their fixed expiry; password-reset links expire after one hour and work once.

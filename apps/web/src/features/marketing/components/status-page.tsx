@@ -27,7 +27,9 @@ const TONE: Record<ComponentStatus, { text: string; soft: string; icon: typeof C
 };
 
 /** After two refresh intervals without a fresh answer, what is shown is no longer the live state. */
-const STALE_AFTER_MS = 2 * TIMEOUTS_MS.healthRefresh;
+// A little under two intervals: the refresh timer counts from the page's start, the data's age from
+// when its answer came, so the second failed refresh finds it just under two intervals old.
+const STALE_AFTER_MS = 2 * TIMEOUTS_MS.healthRefresh - 5_000;
 
 /** /status: overall state, each component with its colour, and 90 days of uptime bars. Refreshed every 60 s. */
 export function StatusPage() {

@@ -59,7 +59,9 @@ export function StatusCard() {
                   <span
                     className="w-14 text-right text-muted-foreground tabular-nums"
                     title={
-                      service.uptimePercent === null ? 'No health check recorded yet' : `Uptime over the last ${STATUS_HISTORY_DAYS} days`
+                      service.uptimePercent === null
+                        ? 'No health check recorded yet'
+                        : `Uptime over the days with health checks in the last ${STATUS_HISTORY_DAYS}`
                     }
                   >
                     {service.uptimePercent === null ? 'No data' : `${service.uptimePercent}%`}
