@@ -59,8 +59,9 @@ const SECTIONS: readonly DocumentSection[] = [
           <strong>Rectification:</strong> correct your name and e-mail in Settings, or ask us to correct anything else.
         </li>
         <li>
-          <strong>Erasure:</strong> delete your account from Settings; this removes your profile, sessions, keys, provider keys, usage and
-          billing records. Ask us to delete support messages or waitlist entries.
+          <strong>Erasure:</strong> delete your account from Settings; this removes your profile, sessions, keys, provider keys and usage
+          records. Invoices are kept, no longer tied to an account, as the law requires of billing records. Ask us to delete support
+          messages or waitlist entries.
         </li>
         <li>
           <strong>Restriction and objection:</strong> ask us to pause or stop processing based on our legitimate interests.
