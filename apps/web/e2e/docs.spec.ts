@@ -79,33 +79,6 @@ test.describe('docs entries', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introduction');
   });
 
-  test('on a phone the side navigation waits behind a "Docs menu" button; on a wide screen it is always there', async ({
-    page,
-    viewport,
-  }) => {
-    await page.goto('/docs/quick-start');
-    await waitForHydration(page);
-    const nav = page.getByRole('navigation', { name: 'Documentation' });
-    const toggle = nav.getByRole('button', { name: /^Docs menu/ });
-    if ((viewport?.width ?? 1280) >= 1024) {
-      await expect(toggle).toBeHidden();
-      await expect(nav.getByRole('link', { name: 'Rate Limiting' })).toBeVisible();
-      return;
-    }
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    await expect(toggle).toContainText('Quick Start');
-    await expect(nav.getByRole('link', { name: 'Rate Limiting' })).toBeHidden();
-    // The article starts within the first screen, not under 19 links.
-    const { height } = page.viewportSize() ?? { height: 740 };
-    expect((await page.getByRole('heading', { level: 1 }).boundingBox())?.y ?? height).toBeLessThan(height / 2);
-    await openDocsNav(page);
-    await nav.getByRole('link', { name: 'Rate Limiting' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rate Limiting');
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    await expect(toggle).toContainText('Rate Limiting');
-    await expect(nav.getByRole('link', { name: 'Webhooks' })).toBeHidden();
-  });
-
   test('landmarks and headings: labelled sidebars, no heading before the title, links underlined in the prose', async ({ page }) => {
     await page.goto('/docs/best-practices');
     await waitForHydration(page);
