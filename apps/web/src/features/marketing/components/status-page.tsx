@@ -59,6 +59,7 @@ export function StatusPage() {
 
   if (!data) return <StatusSkeleton />;
   const tone = TONE[data.status];
+  const OverallIcon = isStale ? History : tone.icon;
   const checkedAt = new Date(data.checkedAt).toLocaleString();
   const platform = data.components.filter((component) => component.group === 'platform');
   const providers = data.components.filter((component) => component.group === 'provider');
@@ -81,29 +82,24 @@ export function StatusPage() {
           </div>
         )}
       </div>
-      {isStale ? (
-        // Not the live state: no success/danger colour, and the words say it is the last known one.
-        <section
-          aria-label="Overall status"
-          className="flex items-center gap-3 rounded-xl border border-border bg-muted p-5"
-          data-status={data.status}
-          data-stale="true"
-        >
-          <History className="size-7 shrink-0 text-muted-foreground" aria-hidden="true" />
-          <div>
-            <p className="text-lg font-semibold">Last known: {OVERALL[data.status]}</p>
-            <p className="text-sm text-muted-foreground">Checked {checkedAt} · not refreshed since</p>
-          </div>
-        </section>
-      ) : (
-        <section aria-label="Overall status" className={cn('flex items-center gap-3 rounded-xl p-5', tone.soft)} data-status={data.status}>
-          <tone.icon className={cn('size-7 shrink-0', tone.text)} aria-hidden="true" />
-          <div>
-            <p className={cn('text-lg font-semibold', tone.text)}>{OVERALL[data.status]}</p>
-            <p className="text-sm text-muted-foreground">Checked {checkedAt} · refreshes every minute</p>
-          </div>
-        </section>
-      )}
+      {/* Stale, it is not the live state: no success/danger colour, and the words say it is the last known one. */}
+      <section
+        aria-label="Overall status"
+        className={cn('flex items-center gap-3 rounded-xl p-5', isStale ? 'border border-border bg-muted' : tone.soft)}
+        data-status={data.status}
+        data-stale={isStale ? 'true' : undefined}
+      >
+        <OverallIcon className={cn('size-7 shrink-0', isStale ? 'text-muted-foreground' : tone.text)} aria-hidden="true" />
+        <div>
+          <p className={cn('text-lg font-semibold', !isStale && tone.text)}>
+            {isStale ? 'Last known: ' : ''}
+            {OVERALL[data.status]}
+          </p>
+          <p className="text-sm text-muted-foreground">
+            Checked {checkedAt} · {isStale ? 'not refreshed since' : 'refreshes every minute'}
+          </p>
+        </div>
+      </section>
       <ComponentGroup title="Platform" components={platform} days={data.historyDays} />
       {providers.length > 0 && <ComponentGroup title="Model providers" components={providers} days={data.historyDays} />}
       <Legend />
